@@ -1,0 +1,4 @@
+#!/bin/sh
+# Generates configure and Makefile.in.
+set -e
+autoreconf --install --force

@@ -1,0 +1,113 @@
+#! /usr/bin/env python3
+# Copyright (c) 2026 The ovs-bigtcp authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""One bounded TCP bulk transfer whose bytes are checked end to end.
+
+usage: bigtcp-bulk.py server ADDR PORT [TIMEOUT]
+       bigtcp-bulk.py client ADDR PORT BYTES [TIMEOUT]
+
+The server accepts one connection, reads until end of stream, checks every
+byte against the sender's pattern and prints "received N bytes, M bad".
+It replies with the same line, so that the client, which sends BYTES bytes
+of the pattern and then closes its side, prints it too and exits with 0
+only when all BYTES arrived intact.  Both give up after TIMEOUT seconds
+(default 60).
+"""
+
+import socket
+import sys
+
+CHUNK = 256 * 1024
+
+
+def pattern(length):
+    # A period of 251 bytes (a prime) never lines up with segment sizes, so
+    # a dropped, repeated or misplaced segment shows as a mismatch.
+    period = bytes((i * 7 + 3) & 0xff for i in range(251))
+    reps = length // 251 + 2
+    return period * reps
+
+
+PATTERN = pattern(CHUNK)
+
+
+def family(addr):
+    return socket.AF_INET6 if ":" in addr else socket.AF_INET
+
+
+def server(addr, port, timeout):
+    s = socket.socket(family(addr), socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((addr, port))
+    s.listen(1)
+    s.settimeout(timeout)
+    conn, _ = s.accept()
+    conn.settimeout(timeout)
+    total = 0
+    bad = 0
+    while True:
+        data = conn.recv(CHUNK)
+        if not data:
+            break
+        ofs = total % 251
+        if data != PATTERN[ofs:ofs + len(data)]:
+            expect = PATTERN[ofs:ofs + len(data)]
+            bad += sum(1 for a, b in zip(data, expect) if a != b)
+        total += len(data)
+    line = "received %d bytes, %d bad" % (total, bad)
+    conn.sendall(line.encode() + b"\n")
+    conn.close()
+    print(line)
+    return 0 if bad == 0 else 1
+
+
+def client(addr, port, nbytes, timeout):
+    s = socket.create_connection((addr, port), timeout=timeout)
+    sent = 0
+    while sent < nbytes:
+        n = min(CHUNK, nbytes - sent)
+        ofs = sent % 251
+        s.sendall(PATTERN[ofs:ofs + n])
+        sent += n
+    s.shutdown(socket.SHUT_WR)
+    reply = b""
+    while True:
+        data = s.recv(4096)
+        if not data:
+            break
+        reply += data
+    line = reply.decode().strip()
+    print(line)
+    return 0 if line == "received %d bytes, 0 bad" % nbytes else 1
+
+
+def main():
+    args = sys.argv[1:]
+    try:
+        if len(args) in (3, 4) and args[0] == "server":
+            timeout = float(args[3]) if len(args) == 4 else 60.0
+            return server(args[1], int(args[2]), timeout)
+        if len(args) in (4, 5) and args[0] == "client":
+            timeout = float(args[4]) if len(args) == 5 else 60.0
+            return client(args[1], int(args[2]), int(args[3]), timeout)
+    except (OSError, socket.timeout) as e:
+        print("bigtcp-bulk: %s" % e, file=sys.stderr)
+        return 1
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
