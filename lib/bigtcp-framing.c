@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "bigtcp-framing.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/ip6.h>
+#include <string.h>
+
+#include "csum.h"
+#include "dp-packet.h"
+#include "packets.h"
+#include "unaligned.h"
+#include "util.h"
+
+/* The jumbo payload option: type 0xc2, 4 bytes of data (RFC 2675). */
+#define JUMBO_OPT_TYPE 0xc2
+#define JUMBO_OPT_LEN 4
+
+/* Hop-by-Hop header carrying only a jumbo payload option, as Linux builds
+ * it for BIG TCP. */
+struct jumbo_hbh {
+    uint8_t nexthdr;
+    uint8_t hdrlen;             /* 0: 8 bytes in all. */
+    uint8_t opt_type;           /* JUMBO_OPT_TYPE. */
+    uint8_t opt_len;            /* JUMBO_OPT_LEN. */
+    ovs_16aligned_be32 jumbo_len; /* Payload length, this header included. */
+};
+BUILD_ASSERT_DECL(sizeof(struct jumbo_hbh) == BIGTCP_JUMBO_HBH_LEN);
+
+/* Returns the offset of the network header in the Ethernet frame in 'b',
+ * skipping VLAN tags, and stores its Ethertype in '*eth_type'.  Returns 0
+ * if the frame is too short to tell. */
+static size_t
+l3_offset(const struct dp_packet *b, ovs_be16 *eth_type)
+{
+    const uint8_t *data = dp_packet_data(b);
+    size_t size = dp_packet_size(b);
+    size_t ofs = 2 * ETH_ADDR_LEN;
+
+    for (;;) {
+        ovs_be16 type;
+
+        if (size < ofs + sizeof type) {
+            return 0;
+        }
+        memcpy(&type, data + ofs, sizeof type);
+        ofs += sizeof type;
+        if (type != htons(ETH_TYPE_VLAN_8021Q)
+            && type != htons(ETH_TYPE_VLAN_8021AD)) {
+            *eth_type = type;
+            return ofs;
+        }
+        ofs += 2;               /* Tag control information. */
+    }
+}
+
+/* If the Ethernet frame in 'b' is an IPv6 packet with a payload length of 0
+ * followed by a Hop-by-Hop header that carries only a jumbo payload option
+ * (the BIG TCP framing of Linux), removes that header and stores its size
+ * in '*stripped'; otherwise stores 0 there.  Call it before the packet's
+ * layer offsets are set: it moves the Ethernet and IPv6 headers.
+ *
+ * Returns 0 on success, or EINVAL if the jumbo option is malformed: its
+ * length is not larger than 65535, or disagrees with the packet's size, or
+ * the option sits behind a non-zero payload length. */
+int
+bigtcp_ipv6_strip_jumbo(struct dp_packet *b, size_t *stripped)
+{
+    struct ovs_16aligned_ip6_hdr *ip6;
+    const struct jumbo_hbh *hbh;
+    size_t l3_ofs, payload;
+    ovs_be16 eth_type;
+    uint32_t jumbo_len;
+    uint8_t nexthdr;
+
+    *stripped = 0;
+    l3_ofs = l3_offset(b, &eth_type);
+    if (!l3_ofs || eth_type != htons(ETH_TYPE_IPV6)
+        || dp_packet_size(b) < l3_ofs + IPV6_HEADER_LEN + sizeof *hbh) {
+        return 0;
+    }
+
+    ip6 = dp_packet_at_assert(b, l3_ofs, IPV6_HEADER_LEN);
+    hbh = dp_packet_at_assert(b, l3_ofs + IPV6_HEADER_LEN, sizeof *hbh);
+    if (ip6->ip6_nxt != IPPROTO_HOPOPTS || hbh->hdrlen
+        || hbh->opt_type != JUMBO_OPT_TYPE) {
+        return 0;
+    }
+
+    payload = dp_packet_size(b) - l3_ofs - IPV6_HEADER_LEN;
+    jumbo_len = ntohl(get_16aligned_be32(&hbh->jumbo_len));
+    if (ip6->ip6_plen || hbh->opt_len != JUMBO_OPT_LEN
+        || jumbo_len <= UINT16_MAX || jumbo_len != payload) {
+        return EINVAL;
+    }
+
+    nexthdr = hbh->nexthdr;
+    memmove((char *) dp_packet_data(b) + sizeof *hbh, dp_packet_data(b),
+            l3_ofs + IPV6_HEADER_LEN);
+    dp_packet_pull(b, sizeof *hbh);
+    ip6 = dp_packet_at_assert(b, l3_ofs, IPV6_HEADER_LEN);
+    ip6->ip6_nxt = nexthdr;
+    *stripped = sizeof *hbh;
+    return 0;
+}
+
+/* If 'b' is a TSO packet over IPv6 whose payload is longer than 65535 bytes
+ * (so its payload length is 0), inserts a Hop-by-Hop header with a jumbo
+ * payload option in front of its first extension or upper-layer header, as
+ * Linux expects of BIG TCP packets, and updates the layer offsets.  'b' must
+ * not be a tunnel packet.  Returns the number of bytes inserted, 0 or
+ * BIGTCP_JUMBO_HBH_LEN. */
+size_t
+bigtcp_ipv6_insert_jumbo(struct dp_packet *b)
+{
+    struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(b);
+    struct jumbo_hbh *hbh;
+    size_t payload, l3_end;
+    uint8_t nexthdr;
+
+    if (!dp_packet_get_tso_segsz(b) || !ip6 || !dp_packet_l4(b)
+        || dp_packet_size(b) < b->l3_ofs + IPV6_HEADER_LEN
+        || IP_VER(ip6->ip6_vfc) != 6 || ip6->ip6_plen
+        || ip6->ip6_nxt == IPPROTO_HOPOPTS) {
+        return 0;
+    }
+    payload = dp_packet_size(b) - b->l3_ofs - IPV6_HEADER_LEN
+              - dp_packet_l2_pad_size(b);
+    if (payload <= UINT16_MAX) {
+        return 0;
+    }
+
+    nexthdr = ip6->ip6_nxt;
+    l3_end = b->l3_ofs + IPV6_HEADER_LEN;
+    dp_packet_push_uninit(b, sizeof *hbh);
+    memmove(dp_packet_data(b), (char *) dp_packet_data(b) + sizeof *hbh,
+            l3_end);
+    b->l4_ofs += sizeof *hbh;
+
+    ip6 = dp_packet_l3(b);
+    ip6->ip6_nxt = IPPROTO_HOPOPTS;
+    hbh = dp_packet_at_assert(b, l3_end, sizeof *hbh);
+    hbh->nexthdr = nexthdr;
+    hbh->hdrlen = 0;
+    hbh->opt_type = JUMBO_OPT_TYPE;
+    hbh->opt_len = JUMBO_OPT_LEN;
+    put_16aligned_be32(&hbh->jumbo_len, htonl(payload + sizeof *hbh));
+    return sizeof *hbh;
+}
+
+/* Returns the partial checksum of the pseudo-header of an upper-layer
+ * packet of 'l4_size' bytes and protocol 'l4_proto' carried by the IPv4 or
+ * IPv6 header 'l3'.  Unlike packet_csum_pseudoheader() and
+ * packet_csum_pseudoheader6(), it takes the length and protocol from the
+ * caller, so it is right for BIG TCP packets, whose IP length is 0, and for
+ * IPv6 packets with extension headers; the length is 32 bits wide, as for
+ * IPv6 jumbograms (RFC 2675). */
+uint32_t
+bigtcp_l4_pseudoheader(const void *l3, uint8_t l4_proto, uint32_t l4_size)
+{
+    const struct ip_header *ip = l3;
+    uint32_t partial = 0;
+
+    if (IP_VER(ip->ip_ihl_ver) == 4) {
+        partial = csum_add32(partial, get_16aligned_be32(&ip->ip_src));
+        partial = csum_add32(partial, get_16aligned_be32(&ip->ip_dst));
+    } else {
+        const struct ovs_16aligned_ip6_hdr *ip6 = l3;
+
+        partial = csum_continue(partial, &ip6->ip6_src, sizeof ip6->ip6_src);
+        partial = csum_continue(partial, &ip6->ip6_dst, sizeof ip6->ip6_dst);
+    }
+    partial = csum_add16(partial, htons(l4_proto));
+    partial = csum_add32(partial, htonl(l4_size));
+    return partial;
+}

@@ -1,0 +1,7 @@
+# ovs-bigtcp sources compiled into libopenvswitch, included from Open
+# vSwitch's lib/automake.mk by the patch series.  The files are links into
+# the ovs-bigtcp tree.
+
+lib_libopenvswitch_la_SOURCES += \
+	lib/bigtcp-framing.c \
+	lib/bigtcp-framing.h
