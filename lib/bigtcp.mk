@@ -4,4 +4,6 @@
 
 lib_libopenvswitch_la_SOURCES += \
 	lib/bigtcp-framing.c \
-	lib/bigtcp-framing.h
+	lib/bigtcp-framing.h \
+	lib/netdev-tso-limits.c \
+	lib/netdev-tso-limits.h

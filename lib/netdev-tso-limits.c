@@ -1,0 +1,362 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "netdev-tso-limits.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "coverage.h"
+#include "dp-packet.h"
+#include "dp-packet-gso.h"
+#include "netdev-provider.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/vlog.h"
+#include "packets.h"
+#include "smap.h"
+#include "unixctl.h"
+#include "userspace-tso.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_tso_limits);
+
+COVERAGE_DEFINE(netdev_tso_over_limit);
+
+/* Interface options. */
+#define OPT_MAX_SIZE "tso-max-size"
+#define OPT_MAX_SEGS "tso-max-segs"
+
+void
+netdev_tso_limits_init(struct netdev_tso_limits *l)
+{
+    l->dev_max_size = NETDEV_TSO_DEFAULT_MAX_SIZE;
+    l->dev_ipv4_max_size = NETDEV_TSO_DEFAULT_MAX_SIZE;
+    l->dev_max_segs = NETDEV_TSO_DEFAULT_MAX_SEGS;
+    l->user_max_size = 0;
+    l->user_max_segs = 0;
+    atomic_init(&l->max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
+    atomic_init(&l->ipv4_max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
+    atomic_init(&l->max_segs, NETDEV_TSO_DEFAULT_MAX_SEGS);
+    l->config_error = NULL;
+}
+
+void
+netdev_tso_limits_destroy(struct netdev_tso_limits *l)
+{
+    free(l->config_error);
+    l->config_error = NULL;
+}
+
+/* Returns the lower of 'dev' and 'user', where 'user' 0 means no limit. */
+static uint32_t
+lower(uint32_t dev, uint32_t user)
+{
+    return user && user < dev ? user : dev;
+}
+
+/* Recomputes the limits in effect of 'netdev' and signals a change to its
+ * users if they changed. */
+static void
+update(struct netdev *netdev)
+{
+    struct netdev_tso_limits *l = &netdev->tso_limits;
+    uint32_t old_size, old_ipv4_size, old_segs;
+    uint32_t size, ipv4_size, segs;
+
+    size = lower(l->dev_max_size, l->user_max_size);
+    ipv4_size = lower(l->dev_ipv4_max_size, l->user_max_size);
+    segs = lower(l->dev_max_segs, l->user_max_segs);
+
+    atomic_read_relaxed(&l->max_size, &old_size);
+    atomic_read_relaxed(&l->ipv4_max_size, &old_ipv4_size);
+    atomic_read_relaxed(&l->max_segs, &old_segs);
+    if (size != old_size || ipv4_size != old_ipv4_size || segs != old_segs) {
+        atomic_store_relaxed(&l->max_size, size);
+        atomic_store_relaxed(&l->ipv4_max_size, ipv4_size);
+        atomic_store_relaxed(&l->max_segs, segs);
+        VLOG_INFO("%s: TSO limits %"PRIu32" bytes (IPv4 %"PRIu32"), "
+                  "%"PRIu32" segments", netdev_get_name(netdev), size,
+                  ipv4_size, segs);
+        netdev_change_seq_changed(netdev);
+    }
+}
+
+/* Records that the device behind 'netdev' takes TSO packets of up to
+ * 'max_size' bytes (IPv6 and others), 'ipv4_max_size' bytes (IPv4) and
+ * 'max_segs' segments.  Zero for a value keeps the default.  Called by
+ * netdev providers, whenever they learn the device's limits. */
+void
+netdev_set_tso_dev_limits(struct netdev *netdev, uint32_t max_size,
+                          uint32_t ipv4_max_size, uint32_t max_segs)
+{
+    struct netdev_tso_limits *l = &netdev->tso_limits;
+
+    l->dev_max_size = max_size ? max_size : NETDEV_TSO_DEFAULT_MAX_SIZE;
+    l->dev_ipv4_max_size = (ipv4_max_size ? ipv4_max_size
+                            : NETDEV_TSO_DEFAULT_MAX_SIZE);
+    l->dev_max_segs = max_segs ? max_segs : NETDEV_TSO_DEFAULT_MAX_SEGS;
+    update(netdev);
+}
+
+/* Parses option 'key' of 'args' into '*value' (0 if the option is absent)
+ * and removes it from 'args'.  The value must be an integer from 'min' to
+ * 'max'.  On error, appends a message to 'errors' and leaves '*value' 0. */
+static void
+parse_option(const struct netdev *netdev, struct smap *args, const char *key,
+             uint32_t min, uint32_t max, uint32_t *value, struct ds *errors)
+{
+    const char *s = smap_get(args, key);
+    unsigned long long int n;
+    char *end;
+
+    *value = 0;
+    if (!s) {
+        return;
+    }
+
+    errno = 0;
+    n = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || n < min || n > max) {
+        ds_put_format(errors, "%s%s: invalid %s \"%s\" (expected an integer "
+                      "from %"PRIu32" to %"PRIu32"), ignored",
+                      errors->length ? "; " : "", netdev_get_name(netdev),
+                      key, s, min, max);
+    } else {
+        *value = n;
+    }
+    smap_remove(args, key);
+}
+
+/* Applies the TSO limit options in 'args' (tso-max-size, tso-max-segs) to
+ * 'netdev' and removes them from 'args', so that the remaining options can
+ * go to the netdev provider.  An invalid value is ignored, as if it were
+ * absent, and logged; the port keeps working, and the explanation is
+ * available from netdev_tso_limits_get_error() until the options change. */
+void
+netdev_tso_limits_set_config(struct netdev *netdev, struct smap *args)
+{
+    struct netdev_tso_limits *l = &netdev->tso_limits;
+    struct ds errors = DS_EMPTY_INITIALIZER;
+    uint32_t size, segs;
+
+    parse_option(netdev, args, OPT_MAX_SIZE, NETDEV_TSO_MIN_USER_SIZE,
+                 NETDEV_TSO_MAX_SIZE, &size, &errors);
+    parse_option(netdev, args, OPT_MAX_SEGS, 2, NETDEV_TSO_DEFAULT_MAX_SEGS,
+                 &segs, &errors);
+    if (size != l->user_max_size || segs != l->user_max_segs) {
+        l->user_max_size = size;
+        l->user_max_segs = segs;
+        update(netdev);
+    }
+
+    free(l->config_error);
+    l->config_error = NULL;
+    if (errors.length) {
+        VLOG_WARN("%s", ds_cstr(&errors));
+        l->config_error = ds_steal_cstr(&errors);
+    }
+    ds_destroy(&errors);
+}
+
+/* Returns why some TSO limit options of 'netdev' were ignored, or NULL if
+ * they were all valid.  The bridge shows it in the Interface error
+ * column. */
+const char *
+netdev_tso_limits_get_error(const struct netdev *netdev)
+{
+    return netdev->tso_limits.config_error;
+}
+
+/* Adds the TSO limits in effect for 'netdev' to 'smap', the contents of
+ * the Interface status column, if the port takes TSO packets. */
+void
+netdev_tso_limits_get_status(const struct netdev *netdev, struct smap *smap)
+{
+    uint32_t size, ipv4_size, segs;
+
+    if (!userspace_tso_enabled()
+        || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)) {
+        return;
+    }
+    netdev_tso_limits_get(&netdev->tso_limits, 6, &size, &segs);
+    netdev_tso_limits_get(&netdev->tso_limits, 4, &ipv4_size, &segs);
+    smap_add_format(smap, "tso_max_size", "%"PRIu32, size);
+    smap_add_format(smap, "tso_ipv4_max_size", "%"PRIu32, ipv4_size);
+    smap_add_format(smap, "tso_max_segs", "%"PRIu32, segs);
+}
+
+static int
+compare_netdevs(const void *a_, const void *b_)
+{
+    const struct netdev *const *a = a_;
+    const struct netdev *const *b = b_;
+
+    return strcmp(netdev_get_name(*a), netdev_get_name(*b));
+}
+
+/* "netdev-tso/show [PORT]": the TSO limits of every port, or of PORT. */
+static void
+netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *aux OVS_UNUSED)
+{
+    bool json = (unixctl_command_get_output_format(conn)
+                 == UNIXCTL_OUTPUT_FMT_JSON);
+    struct json *ports = json_object_create();
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct netdev **netdevs;
+    size_t n, n_shown = 0;
+
+    netdevs = netdev_get_all(&n);
+    qsort(netdevs, n, sizeof *netdevs, compare_netdevs);
+    for (size_t i = 0; i < n; i++) {
+        const struct netdev *netdev = netdevs[i];
+        const struct netdev_tso_limits *l = &netdev->tso_limits;
+        bool tso = (userspace_tso_enabled()
+                    && netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO);
+        uint32_t size, ipv4_size, segs;
+
+        if (argc > 1 && strcmp(argv[1], netdev_get_name(netdev))) {
+            continue;
+        }
+        n_shown++;
+        netdev_tso_limits_get(l, 6, &size, &segs);
+        netdev_tso_limits_get(l, 4, &ipv4_size, &segs);
+        if (json) {
+            struct json *port = json_object_create();
+
+            json_object_put_string(port, "type", netdev_get_type(netdev));
+            json_object_put(port, "tso", json_boolean_create(tso));
+            json_object_put(port, "max_size", json_integer_create(size));
+            json_object_put(port, "ipv4_max_size",
+                            json_integer_create(ipv4_size));
+            json_object_put(port, "max_segs", json_integer_create(segs));
+            json_object_put(port, "dev_max_size",
+                            json_integer_create(l->dev_max_size));
+            json_object_put(port, "dev_ipv4_max_size",
+                            json_integer_create(l->dev_ipv4_max_size));
+            json_object_put(port, "dev_max_segs",
+                            json_integer_create(l->dev_max_segs));
+            json_object_put(port, "user_max_size",
+                            json_integer_create(l->user_max_size));
+            json_object_put(port, "user_max_segs",
+                            json_integer_create(l->user_max_segs));
+            json_object_put(ports, netdev_get_name(netdev), port);
+        } else {
+            ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
+                          netdev_get_type(netdev));
+            if (!tso) {
+                ds_put_cstr(&s, " no TSO\n");
+                continue;
+            }
+            ds_put_format(&s, " max_size=%"PRIu32" ipv4_max_size=%"PRIu32
+                          " max_segs=%"PRIu32"\n", size, ipv4_size, segs);
+            ds_put_format(&s, "  device: max_size=%"PRIu32
+                          " ipv4_max_size=%"PRIu32" max_segs=%"PRIu32"\n",
+                          l->dev_max_size, l->dev_ipv4_max_size,
+                          l->dev_max_segs);
+            if (l->user_max_size || l->user_max_segs) {
+                ds_put_cstr(&s, "  configured:");
+                if (l->user_max_size) {
+                    ds_put_format(&s, " tso-max-size=%"PRIu32,
+                                  l->user_max_size);
+                }
+                if (l->user_max_segs) {
+                    ds_put_format(&s, " tso-max-segs=%"PRIu32,
+                                  l->user_max_segs);
+                }
+                ds_put_char(&s, '\n');
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        netdev_close(netdevs[i]);
+    }
+    free(netdevs);
+
+    if (argc > 1 && !n_shown) {
+        unixctl_command_reply_error(conn, "no such port");
+        json_destroy(ports);
+    } else if (json) {
+        unixctl_command_reply_json(conn, ports);
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&s));
+        json_destroy(ports);
+    }
+    ds_destroy(&s);
+}
+
+void
+netdev_tso_limits_register_commands(void)
+{
+    unixctl_command_register("netdev-tso/show", "[port]", 0, 1,
+                             netdev_tso_show, NULL);
+}
+
+/* Returns true if TSO packet 'p' is within the TSO limits 'l'. */
+static bool
+tso_packet_fits(const struct netdev_tso_limits *l, struct dp_packet *p)
+{
+    const struct ip_header *ip = dp_packet_l3(p);
+    uint32_t max_size, max_segs;
+
+    if (!ip || dp_packet_tunnel(p)) {
+        /* Tunnel packets have their own checks in netdev_send(). */
+        return true;
+    }
+    netdev_tso_limits_get(l, IP_VER(ip->ip_ihl_ver), &max_size, &max_segs);
+    return (dp_packet_size(p) <= max_size
+            && dp_packet_gso_nr_segs(p) <= max_segs);
+}
+
+/* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
+ * must take TSO packets: a packet over the limits is segmented fully in
+ * software, as for a port without TSO.  Packets within the limits are left
+ * as they are. */
+void
+netdev_tso_limits_enforce(const struct netdev *netdev,
+                          struct dp_packet_batch *batch)
+{
+    const struct netdev_tso_limits *l = &netdev->tso_limits;
+    struct dp_packet_batch out;
+    struct dp_packet *packet;
+    bool all_fit = true;
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        if (dp_packet_get_tso_segsz(packet) && !tso_packet_fits(l, packet)) {
+            all_fit = false;
+            break;
+        }
+    }
+    if (all_fit) {
+        return;
+    }
+
+    dp_packet_batch_init(&out);
+    out.trunc = batch->trunc;
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        if (dp_packet_get_tso_segsz(packet) && !tso_packet_fits(l, packet)) {
+            COVERAGE_INC(netdev_tso_over_limit);
+            dp_packet_gso(packet, &out);
+        } else {
+            dp_packet_batch_add(&out, packet);
+        }
+    }
+    dp_packet_batch_swap(batch, &out);
+    dp_packet_batch_destroy(&out);
+}

@@ -1,0 +1,103 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef NETDEV_TSO_LIMITS_H
+#define NETDEV_TSO_LIMITS_H 1
+
+/* Per-port TSO limits.
+ *
+ * Every netdev that takes TSO packets has limits on what it takes: the
+ * largest TSO frame, in bytes from the Ethernet header on (as Linux's
+ * gso_max_size, which IPv6 uses, and gso_ipv4_max_size, which IPv4 uses),
+ * and the most segments one TSO packet may make (gso_max_segs).
+ *
+ * The netdev provider reports what the device supports with
+ * netdev_set_tso_dev_limits(); until it does, a port is assumed to take the
+ * 64 KiB of TSO without BIG TCP.  The user may lower the limits with the
+ * Interface options "tso-max-size" and "tso-max-segs".  The limits in
+ * effect are the lower of the two, and appear in the Interface's status
+ * column and in "ovs-appctl netdev-tso/show". */
+
+#include <stdint.h>
+#include "ovs-atomic.h"
+#include "util.h"
+
+struct dp_packet_batch;
+struct netdev;
+struct smap;
+
+/* The largest TSO packet Linux builds (GSO_MAX_SIZE, BIG TCP). */
+#define NETDEV_TSO_MAX_SIZE 524280
+
+/* Default limits of a device: TSO as it was before BIG TCP. */
+#define NETDEV_TSO_DEFAULT_MAX_SIZE 65536
+#define NETDEV_TSO_DEFAULT_MAX_SEGS 65535
+
+/* Smallest limit a user may configure: room for two full-sized segments of
+ * a standard Ethernet MTU. */
+#define NETDEV_TSO_MIN_USER_SIZE 3000
+
+/* TSO limits of one netdev, embedded in struct netdev. */
+struct netdev_tso_limits {
+    /* What the device supports (set by its provider). */
+    uint32_t dev_max_size;         /* Bytes, IPv6 and other. */
+    uint32_t dev_ipv4_max_size;    /* Bytes, IPv4. */
+    uint32_t dev_max_segs;         /* Segments. */
+
+    /* What the user configured, 0 if nothing. */
+    uint32_t user_max_size;
+    uint32_t user_max_segs;
+    char *config_error;            /* Why some of it was ignored, or NULL. */
+
+    /* In effect: the lower of the two.  Read on the transmit path. */
+    atomic_uint32_t max_size;
+    atomic_uint32_t ipv4_max_size;
+    atomic_uint32_t max_segs;
+};
+
+void netdev_tso_limits_init(struct netdev_tso_limits *);
+void netdev_tso_limits_destroy(struct netdev_tso_limits *);
+
+/* For netdev providers. */
+void netdev_set_tso_dev_limits(struct netdev *, uint32_t max_size,
+                               uint32_t ipv4_max_size, uint32_t max_segs);
+
+/* For lib/netdev.c. */
+void netdev_tso_limits_set_config(struct netdev *, struct smap *args);
+const char *netdev_tso_limits_get_error(const struct netdev *);
+void netdev_tso_limits_get_status(const struct netdev *, struct smap *);
+void netdev_tso_limits_register_commands(void);
+void netdev_tso_limits_enforce(const struct netdev *,
+                               struct dp_packet_batch *);
+
+/* For the transmit path: the limits in effect for a TSO packet of IP
+ * version 'ip_version' (4 or 6). */
+static inline void
+netdev_tso_limits_get(const struct netdev_tso_limits *l, int ip_version,
+                      uint32_t *max_size, uint32_t *max_segs)
+{
+    if (ip_version == 4) {
+        atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
+                                        l)->ipv4_max_size, max_size);
+    } else {
+        atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
+                                        l)->max_size, max_size);
+    }
+    atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *, l)->max_segs,
+                        max_segs);
+}
+
+#endif /* netdev-tso-limits.h */
