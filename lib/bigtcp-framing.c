@@ -22,7 +22,6 @@
 #include <netinet/ip6.h>
 #include <string.h>
 
-#include "csum.h"
 #include "dp-packet.h"
 #include "packets.h"
 #include "unaligned.h"
@@ -162,31 +161,4 @@ bigtcp_ipv6_insert_jumbo(struct dp_packet *b)
     hbh->opt_len = JUMBO_OPT_LEN;
     put_16aligned_be32(&hbh->jumbo_len, htonl(payload + sizeof *hbh));
     return sizeof *hbh;
-}
-
-/* Returns the partial checksum of the pseudo-header of an upper-layer
- * packet of 'l4_size' bytes and protocol 'l4_proto' carried by the IPv4 or
- * IPv6 header 'l3'.  Unlike packet_csum_pseudoheader() and
- * packet_csum_pseudoheader6(), it takes the length and protocol from the
- * caller, so it is right for BIG TCP packets, whose IP length is 0, and for
- * IPv6 packets with extension headers; the length is 32 bits wide, as for
- * IPv6 jumbograms (RFC 2675). */
-uint32_t
-bigtcp_l4_pseudoheader(const void *l3, uint8_t l4_proto, uint32_t l4_size)
-{
-    const struct ip_header *ip = l3;
-    uint32_t partial = 0;
-
-    if (IP_VER(ip->ip_ihl_ver) == 4) {
-        partial = csum_add32(partial, get_16aligned_be32(&ip->ip_src));
-        partial = csum_add32(partial, get_16aligned_be32(&ip->ip_dst));
-    } else {
-        const struct ovs_16aligned_ip6_hdr *ip6 = l3;
-
-        partial = csum_continue(partial, &ip6->ip6_src, sizeof ip6->ip6_src);
-        partial = csum_continue(partial, &ip6->ip6_dst, sizeof ip6->ip6_dst);
-    }
-    partial = csum_add16(partial, htons(l4_proto));
-    partial = csum_add32(partial, htonl(l4_size));
-    return partial;
 }

@@ -45,7 +45,5 @@ struct dp_packet;
 
 int bigtcp_ipv6_strip_jumbo(struct dp_packet *, size_t *stripped);
 size_t bigtcp_ipv6_insert_jumbo(struct dp_packet *);
-uint32_t bigtcp_l4_pseudoheader(const void *l3, uint8_t l4_proto,
-                                uint32_t l4_size);
 
 #endif /* bigtcp-framing.h */
