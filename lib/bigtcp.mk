@@ -5,5 +5,7 @@
 lib_libopenvswitch_la_SOURCES += \
 	lib/bigtcp-framing.c \
 	lib/bigtcp-framing.h \
+	lib/dp-packet-reseg.c \
+	lib/dp-packet-reseg.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h

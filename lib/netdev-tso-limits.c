@@ -24,6 +24,7 @@
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
+#include "dp-packet-reseg.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
@@ -37,6 +38,11 @@
 VLOG_DEFINE_THIS_MODULE(netdev_tso_limits);
 
 COVERAGE_DEFINE(netdev_tso_over_limit);
+
+/* other_config:userspace-tso-resegment: whether a TSO packet over its
+ * output port's limits is cut into TSO packets that fit (true, the
+ * default), or segmented fully in software, as Open vSwitch did before. */
+static atomic_bool resegment = true;
 
 /* Interface options. */
 #define OPT_MAX_SIZE "tso-max-size"
@@ -54,6 +60,9 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->ipv4_max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
     atomic_init(&l->max_segs, NETDEV_TSO_DEFAULT_MAX_SEGS);
     l->config_error = NULL;
+    atomic_init(&l->n_resegmented, 0);
+    atomic_init(&l->n_reseg_out, 0);
+    atomic_init(&l->n_segmented, 0);
 }
 
 void
@@ -201,6 +210,59 @@ netdev_tso_limits_get_status(const struct netdev *netdev, struct smap *smap)
     smap_add_format(smap, "tso_max_segs", "%"PRIu32, segs);
 }
 
+/* The per-port counters of TSO packets over the port's limits. */
+struct tso_counters {
+    uint64_t resegmented;
+    uint64_t reseg_out;
+    uint64_t segmented;
+};
+
+static void
+read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
+{
+    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *, l_);
+
+    atomic_read_relaxed(&l->n_resegmented, &c->resegmented);
+    atomic_read_relaxed(&l->n_reseg_out, &c->reseg_out);
+    atomic_read_relaxed(&l->n_segmented, &c->segmented);
+}
+
+/* Appends the counters of TSO packets over the limits of 'netdev' to
+ * 'stats', which become part of the Interface statistics column, if the
+ * port takes TSO packets. */
+void
+netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
+                                      struct netdev_custom_stats *stats)
+{
+    struct tso_counters c;
+
+    if (!userspace_tso_enabled()
+        || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)) {
+        return;
+    }
+    read_counters(&netdev->tso_limits, &c);
+
+    const struct {
+        const char *name;
+        uint64_t value;
+    } counters[] = {
+        { "tso_resegmented", c.resegmented },
+        { "tso_reseg_packets", c.reseg_out },
+        { "tso_segmented", c.segmented },
+    };
+
+    stats->counters = xrealloc(stats->counters,
+                               ((stats->size + ARRAY_SIZE(counters))
+                                * sizeof *stats->counters));
+    for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
+        struct netdev_custom_counter *counter
+            = &stats->counters[stats->size++];
+
+        ovs_strlcpy(counter->name, counters[i].name, sizeof counter->name);
+        counter->value = counters[i].value;
+    }
+}
+
 static int
 compare_netdevs(const void *a_, const void *b_)
 {
@@ -230,6 +292,7 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
         bool tso = (userspace_tso_enabled()
                     && netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO);
         uint32_t size, ipv4_size, segs;
+        struct tso_counters c;
 
         if (argc > 1 && strcmp(argv[1], netdev_get_name(netdev))) {
             continue;
@@ -237,6 +300,7 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
         n_shown++;
         netdev_tso_limits_get(l, 6, &size, &segs);
         netdev_tso_limits_get(l, 4, &ipv4_size, &segs);
+        read_counters(l, &c);
         if (json) {
             struct json *port = json_object_create();
 
@@ -256,6 +320,12 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
                             json_integer_create(l->user_max_size));
             json_object_put(port, "user_max_segs",
                             json_integer_create(l->user_max_segs));
+            json_object_put(port, "resegmented",
+                            json_integer_create(c.resegmented));
+            json_object_put(port, "reseg_packets",
+                            json_integer_create(c.reseg_out));
+            json_object_put(port, "segmented",
+                            json_integer_create(c.segmented));
             json_object_put(ports, netdev_get_name(netdev), port);
         } else {
             ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
@@ -281,6 +351,12 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
                                   l->user_max_segs);
                 }
                 ds_put_char(&s, '\n');
+            }
+            if (c.resegmented || c.segmented) {
+                ds_put_format(&s, "  over the limits: resegmented=%"PRIu64
+                              " (into %"PRIu64" packets) segmented=%"PRIu64
+                              "\n", c.resegmented, c.reseg_out,
+                              c.segmented);
             }
         }
     }
@@ -308,20 +384,47 @@ netdev_tso_limits_register_commands(void)
                              netdev_tso_show, NULL);
 }
 
-/* Returns true if TSO packet 'p' is within the TSO limits 'l'. */
+/* Returns true if TSO packet 'p' is within the TSO limits 'l'.  Otherwise
+ * stores the limits that apply to it in '*max_size' and '*max_segs'. */
 static bool
-tso_packet_fits(const struct netdev_tso_limits *l, struct dp_packet *p)
+tso_packet_fits(const struct netdev_tso_limits *l, struct dp_packet *p,
+                uint32_t *max_size, uint32_t *max_segs)
 {
     const struct ip_header *ip = dp_packet_l3(p);
-    uint32_t max_size, max_segs;
 
     if (!ip || dp_packet_tunnel(p)) {
         /* Tunnel packets have their own checks in netdev_send(). */
         return true;
     }
-    netdev_tso_limits_get(l, IP_VER(ip->ip_ihl_ver), &max_size, &max_segs);
-    return (dp_packet_size(p) <= max_size
-            && dp_packet_gso_nr_segs(p) <= max_segs);
+    netdev_tso_limits_get(l, IP_VER(ip->ip_ihl_ver), max_size, max_segs);
+    return (dp_packet_size(p) <= *max_size
+            && dp_packet_gso_nr_segs(p) <= *max_segs);
+}
+
+void
+netdev_tso_limits_set_global_config(const struct smap *other_config)
+{
+    bool enable = smap_get_bool(other_config, "userspace-tso-resegment",
+                                true);
+    bool old;
+
+    atomic_read_relaxed(&resegment, &old);
+    if (enable != old) {
+        atomic_store_relaxed(&resegment, enable);
+        VLOG_INFO("TSO packets over their output port's limits: %s",
+                  enable ? "resegmented" : "segmented fully");
+    }
+}
+
+/* Returns true if TSO packets over their output port's limits are cut into
+ * TSO packets that fit, false if they are segmented fully. */
+bool
+netdev_tso_resegment_enabled(void)
+{
+    bool enable;
+
+    atomic_read_relaxed(&resegment, &enable);
+    return enable;
 }
 
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
@@ -332,13 +435,17 @@ void
 netdev_tso_limits_enforce(const struct netdev *netdev,
                           struct dp_packet_batch *batch)
 {
-    const struct netdev_tso_limits *l = &netdev->tso_limits;
+    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
+                                             &netdev->tso_limits);
+    uint32_t max_size, max_segs;
     struct dp_packet_batch out;
     struct dp_packet *packet;
     bool all_fit = true;
+    bool reseg;
 
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        if (dp_packet_get_tso_segsz(packet) && !tso_packet_fits(l, packet)) {
+        if (dp_packet_get_tso_segsz(packet)
+            && !tso_packet_fits(l, packet, &max_size, &max_segs)) {
             all_fit = false;
             break;
         }
@@ -347,14 +454,29 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
         return;
     }
 
+    reseg = netdev_tso_resegment_enabled();
     dp_packet_batch_init(&out);
     out.trunc = batch->trunc;
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        if (dp_packet_get_tso_segsz(packet) && !tso_packet_fits(l, packet)) {
-            COVERAGE_INC(netdev_tso_over_limit);
-            dp_packet_gso(packet, &out);
-        } else {
+        uint64_t orig;
+
+        if (!dp_packet_get_tso_segsz(packet)
+            || tso_packet_fits(l, packet, &max_size, &max_segs)) {
             dp_packet_batch_add(&out, packet);
+            continue;
+        }
+
+        COVERAGE_INC(netdev_tso_over_limit);
+        if (reseg && dp_packet_reseg_possible(packet, max_size, max_segs)) {
+            size_t n = dp_packet_reseg(packet, max_size, max_segs, &out);
+
+            atomic_add_relaxed(&l->n_resegmented, 1, &orig);
+            atomic_add_relaxed(&l->n_reseg_out, n, &orig);
+        } else {
+            /* The port cannot take even two segments in one packet, or
+             * the user asked for full segmentation. */
+            dp_packet_gso(packet, &out);
+            atomic_add_relaxed(&l->n_segmented, 1, &orig);
         }
     }
     dp_packet_batch_swap(batch, &out);

@@ -66,6 +66,11 @@ struct netdev_tso_limits {
     atomic_uint32_t max_size;
     atomic_uint32_t ipv4_max_size;
     atomic_uint32_t max_segs;
+
+    /* TSO packets over the limits, sent through this port. */
+    atomic_uint64_t n_resegmented; /* Cut into TSO packets that fit. */
+    atomic_uint64_t n_reseg_out;   /* The TSO packets that made. */
+    atomic_uint64_t n_segmented;   /* Segmented fully, in software. */
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);
@@ -82,6 +87,11 @@ void netdev_tso_limits_get_status(const struct netdev *, struct smap *);
 void netdev_tso_limits_register_commands(void);
 void netdev_tso_limits_enforce(const struct netdev *,
                                struct dp_packet_batch *);
+void netdev_tso_limits_set_global_config(const struct smap *other_config);
+bool netdev_tso_resegment_enabled(void);
+struct netdev_custom_stats;
+void netdev_tso_limits_append_custom_stats(const struct netdev *,
+                                           struct netdev_custom_stats *);
 
 /* For the transmit path: the limits in effect for a TSO packet of IP
  * version 'ip_version' (4 or 6). */

@@ -3,3 +3,6 @@
 
 TESTSUITE_AT += tests/bigtcp.at
 SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at
+
+# Unit test programs, run through "ovstest".
+tests_ovstest_SOURCES += tests/test-bigtcp-reseg.c

@@ -116,6 +116,16 @@ bigtcp_port_stats() {
         END { printf "%.0f %.0f %.0f\n", pk, by, dr }'
 }
 
+# bigtcp_dev_rx_packets NS DEV: the kernel's count of packets received by
+# DEV in netns NS ("-" for the root namespace).
+bigtcp_dev_rx_packets() {
+    if [ "$1" = - ]; then
+        cat "/sys/class/net/$2/statistics/rx_packets"
+    else
+        ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"
+    fi
+}
+
 # bigtcp_iperf3 ADDR SECONDS JSON [CPU]: one iperf3 TCP flow from A to B's
 # ADDR for SECONDS (after BIGTCP_OMIT seconds, default 0, that are not
 # counted), JSON results in file JSON.  With CPU, the client and server are

@@ -1,0 +1,47 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef DP_PACKET_RESEG_H
+#define DP_PACKET_RESEG_H 1
+
+/* Bounded resegmentation of TCP segmentation offload (TSO) packets.
+ *
+ * A TSO packet that is larger than its next hop accepts (a port's TSO size
+ * or segment limit, for example a BIG TCP packet of up to 512 KiB going to
+ * a port that takes 64 KiB) does not need to be segmented all the way down
+ * to MSS-sized packets, as dp_packet_gso() does.  It can be cut into TSO
+ * packets that fit the bound instead, each still carrying the MSS as its
+ * segment size, so that the device (or the kernel behind it) keeps doing
+ * the per-segment work.
+ *
+ * The outputs are exactly what segmentation would produce, in bigger
+ * pieces: segmenting every output fully gives the same segments, byte for
+ * byte, as segmenting the input fully.  See dp-packet-reseg.c for the
+ * header updates (lengths, IP IDs, sequence numbers, TCP flags). */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dp_packet;
+struct dp_packet_batch;
+
+bool dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
+                              uint32_t max_segs);
+size_t dp_packet_reseg(struct dp_packet *p, uint32_t max_size,
+                       uint32_t max_segs, struct dp_packet_batch *batch);
+
+#endif /* dp-packet-reseg.h */
