@@ -15,7 +15,7 @@
 
 """Summarises the TCP frames of a pcap file, one line a frame.
 
-usage: bigtcp-pcap.py [--csum] FILE
+usage: bigtcp-pcap.py [--csum] [--headers] FILE
 
 Each line is "len=N ip4 id=N iplen=N seq=N flags=F paylen=N" (or "ip6 ..."
 with the IPv6 payload length), where iplen is the length the IP header
@@ -23,11 +23,14 @@ claims (0 for BIG TCP framing), flags are the TCP flags as letters
 (F S R P A U E C), and paylen is the TCP payload length computed from the
 frame size.  With --csum, "csum=ok" or "csum=bad" follows: the IPv4 header
 checksum and the TCP checksum, both recomputed over the frame as received.
-Frames that are not TCP over IPv4 or IPv6 print "other len=N".
+With --headers, "vlan=V src=A dst=B ttl=T sport=S dport=D" follows (vlan=-
+without a VLAN tag; ttl is the IPv6 hop limit for IPv6).  Frames that are
+not TCP over IPv4 or IPv6 print "other len=N".
 
 Unlike ovs-pcap, records larger than 65535 bytes are read.
 """
 
+import ipaddress
 import struct
 import sys
 
@@ -69,12 +72,15 @@ def read_pcap(f):
         yield data
 
 
-def summarise(frame, check_csum):
+def summarise(frame, check_csum, headers=False):
     ofs = 12
     eth_type, = struct.unpack_from("!H", frame, ofs)
     ofs += 2
+    vlan = "-"
     while eth_type in (0x8100, 0x88a8):
-        eth_type, = struct.unpack_from("!H", frame, ofs + 2)
+        tci, eth_type = struct.unpack_from("!HH", frame, ofs)
+        if vlan == "-":
+            vlan = str(tci & 0xfff)
         ofs += 4
 
     if eth_type == 0x0800:
@@ -84,12 +90,14 @@ def summarise(frame, check_csum):
         proto = frame[ofs + 9]
         src, dst = frame[ofs + 12:ofs + 16], frame[ofs + 16:ofs + 20]
         l3 = "ip4 id=%d iplen=%d" % (ipid, iplen)
+        ttl = frame[ofs + 8]
         ip_ok = csum16(frame[ofs:ofs + ihl]) == 0xffff
         l4 = ofs + ihl
     elif eth_type == 0x86dd:
         plen, nxt = struct.unpack_from("!HB", frame, ofs + 4)
         src, dst = frame[ofs + 8:ofs + 24], frame[ofs + 24:ofs + 40]
         l3 = "ip6 iplen=%d" % plen
+        ttl = frame[ofs + 7]
         ip_ok = True
         l4 = ofs + 40
         proto = nxt
@@ -114,21 +122,25 @@ def summarise(frame, check_csum):
         pseudo = src + dst + struct.pack("!IxxxB", len(seg), 6)
         tcp_ok = csum16(seg, csum16(pseudo)) == 0xffff
         line += " csum=%s" % ("ok" if ip_ok and tcp_ok else "bad")
+    if headers:
+        sport, dport = struct.unpack_from("!HH", frame, l4)
+        line += " vlan=%s src=%s dst=%s ttl=%d sport=%d dport=%d" % (
+            vlan, ipaddress.ip_address(bytes(src)),
+            ipaddress.ip_address(bytes(dst)), ttl, sport, dport)
     return line
 
 
 def main():
     args = sys.argv[1:]
-    check_csum = False
-    if args and args[0] == "--csum":
-        check_csum = True
-        args = args[1:]
+    check_csum = "--csum" in args
+    headers = "--headers" in args
+    args = [a for a in args if a not in ("--csum", "--headers")]
     if len(args) != 1:
         sys.stderr.write(__doc__)
         sys.exit(2)
     with open(args[0], "rb") as f:
         for frame in read_pcap(f):
-            print(summarise(frame, check_csum))
+            print(summarise(frame, check_csum, headers))
 
 
 if __name__ == "__main__":

@@ -24,13 +24,14 @@ bigtcp_ovs_start() {
     export OVS_RUNDIR=$work OVS_LOGDIR=$work OVS_DBDIR=$work \
            OVS_SYSCONFDIR=$work OVS_PKGDATADIR=$tree
     ovsdb-tool create "$work/conf.db" "$tree/vswitchd/vswitch.ovsschema"
-    ovsdb-server --detach --no-chdir --pidfile --log-file="$work/ovsdb-server.log" \
-        -vconsole:off --remote=punix:"$work/db.sock" "$work/conf.db"
+    ovsdb-server --detach --no-chdir --pidfile -vconsole:off \
+        --log-file="$work/ovsdb-server.log" \
+        --remote=punix:"$work/db.sock" "$work/conf.db"
     ovs-vsctl --no-wait init
     ovs-vsctl --no-wait set Open_vSwitch . \
         other_config:userspace-tso-enable=true
-    ovs-vswitchd --detach --no-chdir --pidfile --log-file="$work/ovs-vswitchd.log" \
-        -vconsole:off --disable-system
+    ovs-vswitchd --detach --no-chdir --pidfile -vconsole:off \
+        --log-file="$work/ovs-vswitchd.log" --disable-system
 }
 
 # bigtcp_ovs_stop WORKDIR: stops what bigtcp_ovs_start started.
