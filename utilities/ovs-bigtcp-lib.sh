@@ -117,13 +117,13 @@ bigtcp_port_stats() {
         END { printf "%.0f %.0f %.0f\n", pk, by, dr }'
 }
 
-# bigtcp_dev_rx_packets NS DEV: the kernel's count of packets received by
-# DEV in netns NS ("-" for the root namespace).
-bigtcp_dev_rx_packets() {
+# bigtcp_dev_stat NS DEV STAT: the kernel's counter STAT (rx_packets,
+# rx_dropped, ...) of DEV in netns NS ("-" for the root namespace).
+bigtcp_dev_stat() {
     if [ "$1" = - ]; then
-        cat "/sys/class/net/$2/statistics/rx_packets"
+        cat "/sys/class/net/$2/statistics/$3"
     else
-        ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"
+        ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
     fi
 }
 
