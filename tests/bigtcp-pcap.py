@@ -27,7 +27,10 @@ With --headers, "vlan=V src=A dst=B ttl=T sport=S dport=D" follows (vlan=-
 without a VLAN tag; ttl is the IPv6 hop limit for IPv6).  Frames that are
 not TCP over IPv4 or IPv6 print "other len=N".
 
-Unlike ovs-pcap, records larger than 65535 bytes are read.
+Unlike ovs-pcap, records larger than 65535 bytes are read.  A record
+captured with a snapshot length shorter than the frame is summarised from
+its headers: len and paylen are the frame's length on the wire, and its
+checksum shows as "csum=truncated".
 """
 
 import ipaddress
@@ -65,14 +68,16 @@ def read_pcap(f):
             return
         if len(rec) < 16:
             raise ValueError("truncated record header")
-        _, _, caplen, _ = struct.unpack(endian + "IIII", rec)
+        _, _, caplen, wirelen = struct.unpack(endian + "IIII", rec)
         data = f.read(caplen)
         if len(data) < caplen:
             raise ValueError("truncated record")
-        yield data
+        yield data, max(wirelen, caplen)
 
 
-def summarise(frame, check_csum, headers=False):
+def summarise(frame, check_csum, headers=False, wirelen=None):
+    if wirelen is None:
+        wirelen = len(frame)
     ofs = 12
     eth_type, = struct.unpack_from("!H", frame, ofs)
     ofs += 2
@@ -106,10 +111,10 @@ def summarise(frame, check_csum, headers=False):
             proto = frame[l4]
             l4 += (frame[l4 + 1] + 1) * 8
     else:
-        return "other len=%d" % len(frame)
+        return "other len=%d" % wirelen
 
     if proto != 6:
-        return "other len=%d" % len(frame)
+        return "other len=%d" % wirelen
 
     seq, = struct.unpack_from("!I", frame, l4 + 4)
     doff = (frame[l4 + 12] >> 4) * 4
@@ -117,8 +122,10 @@ def summarise(frame, check_csum, headers=False):
     letters = "".join(c for i, c in enumerate(FLAG_LETTERS) if flags & (1 << i))
     seg = frame[l4:]
     line = "len=%d %s seq=%d flags=%s paylen=%d" % (
-        len(frame), l3, seq, letters or "-", len(seg) - doff)
-    if check_csum:
+        wirelen, l3, seq, letters or "-", wirelen - l4 - doff)
+    if check_csum and wirelen > len(frame):
+        line += " csum=truncated"
+    elif check_csum:
         pseudo = src + dst + struct.pack("!IxxxB", len(seg), 6)
         tcp_ok = csum16(seg, csum16(pseudo)) == 0xffff
         line += " csum=%s" % ("ok" if ip_ok and tcp_ok else "bad")
@@ -139,8 +146,8 @@ def main():
         sys.stderr.write(__doc__)
         sys.exit(2)
     with open(args[0], "rb") as f:
-        for frame in read_pcap(f):
-            print(summarise(frame, check_csum, headers))
+        for frame, wirelen in read_pcap(f):
+            print(summarise(frame, check_csum, headers, wirelen))
 
 
 if __name__ == "__main__":

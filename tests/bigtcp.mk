@@ -6,3 +6,5 @@ SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at
 
 # Unit test programs, run through "ovstest".
 tests_ovstest_SOURCES += tests/test-bigtcp-reseg.c
+SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at
+SYSTEM_TESTSUITE_AT += tests/system-bigtcp-macros.at
