@@ -49,6 +49,8 @@ COVERAGE_DEFINE(bigtcp_rx_bad_tcp);
 COVERAGE_DEFINE(bigtcp_rx_bad_len);
 /* Refused: an IP length over GSO_MAX_SIZE. */
 COVERAGE_DEFINE(bigtcp_rx_too_big);
+/* Refused: more segments than Linux's GSO_MAX_SEGS (65535). */
+COVERAGE_DEFINE(bigtcp_rx_too_many_segs);
 /* Taken as a plain packet: the payload fits in one segment. */
 COVERAGE_DEFINE(bigtcp_rx_one_segment);
 
@@ -169,6 +171,15 @@ bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
     }
 
     payload_len = dp_packet_get_tcp_payload_length(b);
+    if (DIV_ROUND_UP(payload_len, segsz) > BIGTCP_GSO_MAX_SEGS) {
+        /* A tiny gso_size would make software segmentation build hundreds
+         * of thousands of packets out of one. */
+        COVERAGE_INC(bigtcp_rx_too_many_segs);
+        VLOG_WARN_RL(&rl, "Dropped TSO packet: %"PRIu32" bytes of payload "
+                     "in segments of %"PRIu16" bytes, over %d segments",
+                     payload_len, segsz, BIGTCP_GSO_MAX_SEGS);
+        return EINVAL;
+    }
     if (payload_len <= segsz) {
         /* Not really a GSO packet.  Linux takes it as a plain packet too
          * (virtio_net_hdr_to_skb()). */

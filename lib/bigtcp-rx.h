@@ -28,7 +28,7 @@
  * segment, resegment and send again: TCP over the IP version the GSO type
  * names, complete headers, an IP length that matches the packet and fits
  * GSO_MAX_SIZE (BIG TCP), and a segment size that makes at least two
- * segments.
+ * segments and at most GSO_MAX_SEGS (65535), as Linux allows.
  *
  * A packet that fails a check is refused (the caller drops it and counts
  * it in the port's rx_dropped); each reason has its own coverage counter
@@ -39,6 +39,9 @@
 #include <stdint.h>
 
 struct dp_packet;
+
+/* The most segments of one GSO packet in Linux (GSO_MAX_SEGS). */
+#define BIGTCP_GSO_MAX_SEGS 65535
 
 int bigtcp_rx_check_vnet(const struct dp_packet *, bool gso_tcp,
                          uint16_t gso_size, uint16_t hdr_len);
