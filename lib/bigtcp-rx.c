@@ -34,6 +34,8 @@ VLOG_DEFINE_THIS_MODULE(bigtcp_rx);
 
 /* Refused: the virtio-net header's hdr_len goes beyond the packet. */
 COVERAGE_DEFINE(bigtcp_rx_bad_hdr_len);
+/* Refused: shorter than an Ethernet header. */
+COVERAGE_DEFINE(bigtcp_rx_runt);
 /* Refused: a TCP GSO type with a segment size of 0. */
 COVERAGE_DEFINE(bigtcp_rx_gso_size_zero);
 /* Refused: not an IP packet of the GSO type's version, or an IP header that
@@ -66,6 +68,15 @@ int
 bigtcp_rx_check_vnet(const struct dp_packet *b, bool gso_tcp,
                      uint16_t gso_size, uint16_t hdr_len)
 {
+    if (dp_packet_size(b) < ETH_HEADER_LEN) {
+        /* Checksum offload and segmentation parse the headers, which
+         * assumes an Ethernet header. */
+        COVERAGE_INC(bigtcp_rx_runt);
+        VLOG_WARN_RL(&rl, "Dropped packet: %"PRIu32" bytes behind a "
+                     "virtio-net header, shorter than an Ethernet header",
+                     dp_packet_size(b));
+        return EINVAL;
+    }
     if (hdr_len > dp_packet_size(b)) {
         COVERAGE_INC(bigtcp_rx_bad_hdr_len);
         VLOG_WARN_RL(&rl, "Dropped packet: virtio-net hdr_len %"PRIu16

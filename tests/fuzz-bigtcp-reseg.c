@@ -34,11 +34,13 @@
 #include <string.h>
 
 #include "bigtcp-framing.h"
-#include "fuzzer.h"
 #include "openvswitch/vlog.h"
 #include "packets.h"
 #include "random.h"
 #include "util.h"
+
+/* The entry point that libFuzzer calls with each input. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Reads the next 'n' bytes (1 to 4) of the input, big-endian. */
 static uint32_t

@@ -48,11 +48,13 @@
 #include "dp-packet-gso.h"
 #include "dp-packet-reseg.h"
 #include "flow.h"
-#include "fuzzer.h"
 #include "netdev-linux.h"
 #include "openvswitch/vlog.h"
 #include "packets.h"
 #include "util.h"
+
+/* The entry point that libFuzzer calls with each input. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The bound of the resegmentation: a port that keeps 64 KiB TSO. */
 #define FUZZ_PORT_MAX_SIZE 65536

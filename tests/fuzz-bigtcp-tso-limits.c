@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include "dummy.h"
-#include "fuzzer.h"
 #include "netdev.h"
 #include "netdev-provider.h"
 #include "netdev-tso-limits.h"
@@ -40,6 +39,9 @@
 #include "smap.h"
 #include "userspace-tso.h"
 #include "util.h"
+
+/* The entry point that libFuzzer calls with each input. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct netdev *netdev;
 
