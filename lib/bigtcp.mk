@@ -5,6 +5,8 @@
 lib_libopenvswitch_la_SOURCES += \
 	lib/bigtcp-framing.c \
 	lib/bigtcp-framing.h \
+	lib/bigtcp-rx.c \
+	lib/bigtcp-rx.h \
 	lib/dp-packet-reseg.c \
 	lib/dp-packet-reseg.h \
 	lib/netdev-tso-limits.c \

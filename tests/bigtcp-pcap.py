@@ -106,8 +106,9 @@ def summarise(frame, check_csum, headers=False, wirelen=None):
         ip_ok = True
         l4 = ofs + 40
         proto = nxt
-        if nxt == 0:
-            # Hop-by-Hop options (the jumbo payload option of BIG TCP).
+        while proto in (0, 43, 60):
+            # Hop-by-Hop options (the jumbo payload option of BIG TCP),
+            # routing and destination options headers.
             proto = frame[l4]
             l4 += (frame[l4 + 1] + 1) * 8
     else:

@@ -1,10 +1,40 @@
 # ovs-bigtcp autotests, included from Open vSwitch's tests/automake.mk by
 # patches/ovs/0001.  The files are links into the ovs-bigtcp tree.
 
-TESTSUITE_AT += tests/bigtcp.at
+TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at
 SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at
-
-# Unit test programs, run through "ovstest".
-tests_ovstest_SOURCES += tests/test-bigtcp-reseg.c
 SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at
 SYSTEM_TESTSUITE_AT += tests/system-bigtcp-macros.at
+
+# Unit test programs, run through "ovstest".
+tests_ovstest_SOURCES += \
+	tests/test-bigtcp-reseg.c \
+	tests/bigtcp-reseg-check.c \
+	tests/bigtcp-reseg-check.h
+
+# libFuzzer targets, built only in a tree configured for fuzzing ("make
+# check-fuzz" at the top level builds one in _build/ovs-fuzz with clang and
+# passes LIB_FUZZING_ENGINE=-fsanitize=fuzzer), as tests/oss-fuzz/ does.
+BIGTCP_FUZZ_TARGETS = \
+	tests/fuzz-bigtcp-rx \
+	tests/fuzz-bigtcp-reseg \
+	tests/fuzz-bigtcp-tso-limits
+EXTRA_PROGRAMS += $(BIGTCP_FUZZ_TARGETS)
+bigtcp-fuzz-targets: $(BUILT_SOURCES)
+	$(MAKE) $(AM_MAKEFLAGS) $(BIGTCP_FUZZ_TARGETS)
+.PHONY: bigtcp-fuzz-targets
+
+tests_fuzz_bigtcp_rx_SOURCES = tests/fuzz-bigtcp-rx.c
+tests_fuzz_bigtcp_rx_LDADD = lib/libopenvswitch.la
+tests_fuzz_bigtcp_rx_LDFLAGS = $(LIB_FUZZING_ENGINE)
+
+tests_fuzz_bigtcp_reseg_SOURCES = \
+	tests/fuzz-bigtcp-reseg.c \
+	tests/bigtcp-reseg-check.c \
+	tests/bigtcp-reseg-check.h
+tests_fuzz_bigtcp_reseg_LDADD = lib/libopenvswitch.la
+tests_fuzz_bigtcp_reseg_LDFLAGS = $(LIB_FUZZING_ENGINE)
+
+tests_fuzz_bigtcp_tso_limits_SOURCES = tests/fuzz-bigtcp-tso-limits.c
+tests_fuzz_bigtcp_tso_limits_LDADD = lib/libopenvswitch.la
+tests_fuzz_bigtcp_tso_limits_LDFLAGS = $(LIB_FUZZING_ENGINE)

@@ -39,7 +39,8 @@
  * a wrong flag on an output shows up as a mismatch.
  *
  * It prints "N cases passed", then how many cases of each kind ran, and
- * exits with status 1 on the first failure, after describing it. */
+ * aborts on the first failure, after describing it.  The checks are in
+ * bigtcp-reseg-check.c, shared with the fuzz target. */
 
 #include <config.h>
 #undef NDEBUG
@@ -52,6 +53,7 @@
 #include <string.h>
 
 #include "bigtcp-framing.h"
+#include "bigtcp-reseg-check.h"
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
 #include "dp-packet-reseg.h"
@@ -61,242 +63,9 @@
 #include "random.h"
 #include "util.h"
 
-/* One random test case. */
-struct reseg_case {
-    uint32_t no;                /* Case number, from 0. */
-    bool ipv6;                  /* IPv6 (true) or IPv4 (false). */
-    int n_vlans;                /* Number of VLAN tags, 0 to 2. */
-    size_t ip_opt_len;          /* IPv4 options length, multiple of 4. */
-    size_t tcp_opt_len;         /* TCP options length, multiple of 4. */
-    uint16_t mss;               /* Segment size (tso_segsz). */
-    uint32_t payload_len;       /* TCP payload length. */
-    uint16_t tcp_flags;         /* TCP flags of the input. */
-    uint16_t urg;               /* Urgent pointer of the input. */
-    uint32_t seq;               /* Sequence number of the input. */
-    uint16_t ip_id;             /* IPv4 ID of the input. */
-    bool df;                    /* IPv4 DF bit of the input. */
-    uint32_t max_size;          /* Bound: frame size. */
-    uint32_t max_segs;          /* Bound: segments. */
-};
-
-/* Counts of the kinds of cases that ran, to show that each kind did. */
-struct reseg_stats {
-    uint32_t not_possible;      /* The bound leaves no room for 2 MSS. */
-    uint32_t fits;              /* Possible, and the input already fits. */
-    uint32_t cut;               /* Cut into two outputs or more. */
-    uint32_t outputs;           /* Outputs of the cut cases. */
-    uint32_t big_outputs;       /* Outputs with an IP length over 65535. */
-    uint32_t limit_outputs;     /* Outputs with an IP length of 65535 or
-                                 * 65536. */
-    uint32_t single_last;       /* Last outputs of a single segment. */
-    uint32_t urg_cut;           /* Outputs that lost URG. */
-    uint32_t urg_moved;         /* Outputs with a moved urgent pointer. */
-};
-
-static void OVS_PRINTF_FORMAT(2, 3) OVS_NO_RETURN
-fail(const struct reseg_case *c, const char *format, ...)
-{
-    va_list args;
-
-    fprintf(stderr, "case %"PRIu32": %s, %d VLAN tags, IP options %"PRIuSIZE
-            ", TCP options %"PRIuSIZE", mss %"PRIu16", payload %"PRIu32
-            ", flags %#"PRIx16", urg %"PRIu16", seq %"PRIu32", id %"PRIu16
-            ", df %d, max_size %"PRIu32", max_segs %"PRIu32": ",
-            c->no, c->ipv6 ? "IPv6" : "IPv4", c->n_vlans, c->ip_opt_len,
-            c->tcp_opt_len, c->mss, c->payload_len, c->tcp_flags, c->urg,
-            c->seq, c->ip_id, c->df, c->max_size, c->max_segs);
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    putc('\n', stderr);
-    exit(1);
-}
-
-/* Returns the length of the headers of the packets of 'c', from the
- * Ethernet header to the end of the TCP options. */
-static size_t
-case_hdr_len(const struct reseg_case *c)
-{
-    return (ETH_HEADER_LEN + c->n_vlans * VLAN_HEADER_LEN
-            + (c->ipv6 ? IPV6_HEADER_LEN : IP_HEADER_LEN + c->ip_opt_len)
-            + TCP_HEADER_LEN + c->tcp_opt_len);
-}
-
-/* Writes 'value' at 'p' in network byte order. */
-static void
-put_be16(uint8_t *p, uint16_t value)
-{
-    p[0] = value >> 8;
-    p[1] = value;
-}
-
-/* Fills 'len' bytes (a multiple of 4) at 'p' with valid TCP options. */
-static void
-put_tcp_options(uint8_t *p, size_t len)
-{
-    while (len) {
-        switch (random_range(7)) {
-        case 0:                 /* MSS. */
-            if (len >= 4) {
-                p[0] = 2;
-                p[1] = 4;
-                put_be16(&p[2], 1460);
-                p += 4;
-                len -= 4;
-                continue;
-            }
-            break;
-        case 1:                 /* Window scale. */
-            if (len >= 3) {
-                p[0] = 3;
-                p[1] = 3;
-                p[2] = random_range(15);
-                p += 3;
-                len -= 3;
-                continue;
-            }
-            break;
-        case 2:                 /* SACK permitted. */
-            if (len >= 2) {
-                p[0] = 4;
-                p[1] = 2;
-                p += 2;
-                len -= 2;
-                continue;
-            }
-            break;
-        case 3:                 /* Timestamps. */
-            if (len >= 10) {
-                p[0] = 8;
-                p[1] = 10;
-                random_bytes(&p[2], 8);
-                p += 10;
-                len -= 10;
-                continue;
-            }
-            break;
-        case 4: {               /* SACK, one to four blocks. */
-            size_t n = 1 + random_range(4);
-
-            if (len >= 2 + 8 * n) {
-                p[0] = 5;
-                p[1] = 2 + 8 * n;
-                random_bytes(&p[2], 8 * n);
-                p += 2 + 8 * n;
-                len -= 2 + 8 * n;
-                continue;
-            }
-            break;
-        }
-        case 5:                 /* End of options list, then padding. */
-            memset(p, 0, len);
-            return;
-        default:
-            break;
-        }
-        *p++ = 1;               /* NOP. */
-        len--;
-    }
-}
-
-/* Builds the input packet of 'c', as netdev-linux receives a TSO packet:
- * parsed, with its segment size and a partial L4 checksum. */
-static struct dp_packet *
-build_packet(const struct reseg_case *c)
-{
-    size_t hdr_len = case_hdr_len(c);
-    size_t l3_ofs = ETH_HEADER_LEN + c->n_vlans * VLAN_HEADER_LEN;
-    size_t l4_ofs = hdr_len - TCP_HEADER_LEN - c->tcp_opt_len;
-    uint32_t l3_len = hdr_len + c->payload_len - l3_ofs;
-    struct tcp_header *tcp;
-    struct dp_packet *p;
-    uint8_t *data;
-
-    p = dp_packet_new_with_headroom(hdr_len + c->payload_len, 64);
-    data = dp_packet_put_uninit(p, hdr_len + c->payload_len);
-
-    /* Ethernet and VLAN tags. */
-    random_bytes(data, 2 * ETH_ADDR_LEN);
-    data[0] &= ~1;              /* Unicast. */
-    for (int i = 0; i < c->n_vlans; i++) {
-        uint8_t *tag = data + 2 * ETH_ADDR_LEN + i * VLAN_HEADER_LEN;
-
-        put_be16(tag, (i + 1 < c->n_vlans ? ETH_TYPE_VLAN_8021AD
-                       : ETH_TYPE_VLAN_8021Q));
-        put_be16(tag + 2, random_uint16() & 0xefff);
-    }
-    put_be16(data + l3_ofs - 2, c->ipv6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
-
-    /* IP. */
-    if (c->ipv6) {
-        struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_at_assert(p, l3_ofs,
-                                                                0);
-        uint32_t plen = l3_len - IPV6_HEADER_LEN;
-
-        random_bytes(ip6, IPV6_HEADER_LEN);
-        put_16aligned_be32(&ip6->ip6_flow,
-                           htonl((6u << 28) | (random_uint32() & 0x0fffffff)));
-        ip6->ip6_plen = htons(plen <= UINT16_MAX ? plen : 0);
-        ip6->ip6_nxt = IPPROTO_TCP;
-        ip6->ip6_hlim = 64;
-    } else {
-        struct ip_header *ip = dp_packet_at_assert(p, l3_ofs, 0);
-
-        random_bytes(ip, IP_HEADER_LEN);
-        ip->ip_ihl_ver = IP_IHL_VER((IP_HEADER_LEN + c->ip_opt_len) / 4, 4);
-        ip->ip_tot_len = htons(l3_len <= UINT16_MAX ? l3_len : 0);
-        ip->ip_id = htons(c->ip_id);
-        ip->ip_frag_off = htons(c->df ? IP_DONT_FRAGMENT : 0);
-        ip->ip_ttl = 64;
-        ip->ip_proto = IPPROTO_TCP;
-        /* Options: NOPs, with a Router Alert sometimes. */
-        memset(ip + 1, 1, c->ip_opt_len);
-        if (c->ip_opt_len && random_range(2)) {
-            uint8_t *ra = (uint8_t *) (ip + 1);
-
-            ra[0] = 148;
-            ra[1] = 4;
-            ra[2] = ra[3] = 0;
-        }
-        ip->ip_csum = 0;
-        ip->ip_csum = csum(ip, IP_HEADER_LEN + c->ip_opt_len);
-    }
-
-    /* TCP. */
-    tcp = dp_packet_at_assert(p, l4_ofs, 0);
-    random_bytes(tcp, TCP_HEADER_LEN);
-    put_16aligned_be32(&tcp->tcp_seq, htonl(c->seq));
-    tcp->tcp_ctl = TCP_CTL(c->tcp_flags,
-                           (TCP_HEADER_LEN + c->tcp_opt_len) / 4);
-    tcp->tcp_urg = htons(c->urg);
-    put_tcp_options((uint8_t *) (tcp + 1), c->tcp_opt_len);
-
-    /* Payload. */
-    random_bytes(data + hdr_len, c->payload_len);
-
-    dp_packet_set_tso_segsz(p, c->mss);
-    if (parse_tcp_flags(p, NULL, NULL, NULL) != c->tcp_flags
-        || p->l3_ofs != l3_ofs || p->l4_ofs != l4_ofs
-        || !dp_packet_l4_proto_tcp(p)
-        || dp_packet_get_tcp_payload_length(p) != c->payload_len) {
-        fail(c, "the input does not parse as expected");
-    }
-
-    /* Received with a partial checksum most of the time, or with a
-     * checksum already checked. */
-    if (random_range(4)) {
-        dp_packet_l4_checksum_set_partial(p);
-    } else {
-        dp_packet_l4_checksum_set_good(p);
-    }
-    pkt_metadata_init(&p->md, u32_to_odp(c->no + 1));
-    dp_packet_set_rss_hash(p, c->seq ^ c->no);
-    return p;
-}
-
 /* Draws a random case number 'no'. */
 static void
-random_case(struct reseg_case *c, uint32_t no)
+random_case(struct bigtcp_reseg_case *c, uint32_t no)
 {
     static const uint16_t flag_choices[] = {
         TCP_FIN, TCP_PSH, TCP_URG, TCP_ECE, TCP_CWR,
@@ -311,7 +80,7 @@ random_case(struct reseg_case *c, uint32_t no)
     c->n_vlans = random_range(4) < 2 ? 0 : random_range(2) + 1;
     c->ip_opt_len = c->ipv6 || random_range(4) ? 0 : 4 * random_range(11);
     c->tcp_opt_len = 4 * random_range(11);
-    hdr_len = case_hdr_len(c);
+    hdr_len = bigtcp_reseg_case_hdr_len(c);
 
     /* MSS: small ones often, to get many segments. */
     c->mss = (random_range(2) ? 88 + random_range(1500 - 88 + 1)
@@ -390,291 +159,10 @@ random_case(struct reseg_case *c, uint32_t no)
     }
 }
 
-/* Applies to 'segs', the full segmentation by dp_packet_gso_batch() of a
- * packet with TCP flags 'flags' and urgent pointer 'urg', the segmentation
- * rules that dp_packet_gso() does not apply: CWR only on the first segment,
- * and URG on a later segment only if it starts before the urgent point,
- * with the pointer relative to the segment (as dp-packet-reseg.c
- * documents).  Then completes all checksums in software. */
-static void
-gso_fix_segments(struct dp_packet_batch *segs, uint16_t flags, uint16_t urg,
-                 uint16_t mss)
-{
-    struct dp_packet *seg;
-
-    DP_PACKET_BATCH_FOR_EACH (i, seg, segs) {
-        struct tcp_header *tcp = dp_packet_l4(seg);
-        uint16_t seg_flags = TCP_FLAGS(tcp->tcp_ctl);
-        uint32_t ofs = i * mss;
-
-        if (i > 0) {
-            seg_flags &= ~TCP_CWR;
-            if (flags & TCP_URG) {
-                if (ofs < urg) {
-                    tcp->tcp_urg = htons(urg - ofs);
-                } else {
-                    seg_flags &= ~TCP_URG;
-                    tcp->tcp_urg = htons(0);
-                }
-            }
-        }
-        tcp->tcp_ctl = TCP_CTL(seg_flags, TCP_OFFSET(tcp->tcp_ctl));
-        dp_packet_ol_send_prepare(seg, 0);
-    }
-}
-
-/* Segments 'p' fully (see gso_fix_segments()) and appends the segments to
- * 'out'.  Takes ownership of 'p'. */
-static void
-segment_fully(struct dp_packet *p, struct dp_packet_batch *out)
-{
-    struct tcp_header *tcp = dp_packet_l4(p);
-    uint16_t flags = TCP_FLAGS(tcp->tcp_ctl);
-    uint16_t urg = ntohs(tcp->tcp_urg);
-    uint16_t mss = dp_packet_get_tso_segsz(p);
-    struct dp_packet_batch segs;
-    struct dp_packet *seg;
-
-    dp_packet_batch_init_packet(&segs, p);
-    if (mss) {
-        dp_packet_gso_batch(&segs);
-    }
-    gso_fix_segments(&segs, flags, urg, mss);
-    DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
-        dp_packet_batch_add(out, seg);
-    }
-    dp_packet_batch_destroy(&segs);
-}
-
-/* Checks output number 'k' of 'n_out', 'out', of case 'c', whose input
- * 'in' has 'n' segments per output. */
-static void
-check_output(const struct reseg_case *c, const struct dp_packet *in,
-             const struct dp_packet *out, uint32_t k, uint32_t n_out,
-             uint32_t n, struct reseg_stats *stats)
-{
-    size_t hdr_len = case_hdr_len(c);
-    uint32_t first_seg = k * n;
-    uint32_t ofs = first_seg * c->mss;
-    uint32_t len = MIN(n * c->mss, c->payload_len - ofs);
-    uint32_t segs = DIV_ROUND_UP(len, c->mss);
-    uint32_t l3_len = hdr_len + len - in->l3_ofs;
-    const struct tcp_header *tcp = dp_packet_l4(out);
-    bool last = k == n_out - 1;
-    uint16_t exp_flags, exp_urg;
-    struct dp_packet *copy;
-
-    if (dp_packet_size(out) != hdr_len + len) {
-        fail(c, "output %"PRIu32" has %"PRIu32" bytes, expected %"PRIuSIZE,
-             k, dp_packet_size(out), hdr_len + len);
-    }
-    if (dp_packet_size(out) > c->max_size || segs > c->max_segs
-        || (segs < 2 && !last)) {
-        fail(c, "output %"PRIu32" (%"PRIu32" bytes, %"PRIu32" segments) "
-             "does not fit the bound", k, dp_packet_size(out), segs);
-    }
-    if (dp_packet_get_tso_segsz(out) != (segs > 1 ? c->mss : 0)) {
-        fail(c, "output %"PRIu32" has segment size %"PRIu16, k,
-             dp_packet_get_tso_segsz(out));
-    }
-    if (out->l3_ofs != in->l3_ofs || out->l4_ofs != in->l4_ofs
-        || (n_out > 1 && !dp_packet_l4_checksum_partial(out))
-        || !dp_packet_l4_proto_tcp(out)) {
-        fail(c, "output %"PRIu32" has wrong offsets or offload flags", k);
-    }
-    if (out->md.in_port.odp_port != in->md.in_port.odp_port
-        || !dp_packet_rss_valid(out)
-        || dp_packet_get_rss_hash(out) != dp_packet_get_rss_hash(in)) {
-        fail(c, "output %"PRIu32" lost the input's metadata or hash", k);
-    }
-
-    /* IP. */
-    if (c->ipv6) {
-        const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(out);
-        uint32_t plen = l3_len - IPV6_HEADER_LEN;
-
-        if (ntohs(ip6->ip6_plen) != (plen <= UINT16_MAX ? plen : 0)) {
-            fail(c, "output %"PRIu32" has payload length %"PRIu16, k,
-                 ntohs(ip6->ip6_plen));
-        }
-    } else {
-        const struct ip_header *ip = dp_packet_l3(out);
-
-        if (ntohs(ip->ip_tot_len) != (l3_len <= UINT16_MAX ? l3_len : 0)) {
-            fail(c, "output %"PRIu32" has total length %"PRIu16, k,
-                 ntohs(ip->ip_tot_len));
-        }
-        if (ntohs(ip->ip_id) != (uint16_t) (c->ip_id + first_seg)) {
-            fail(c, "output %"PRIu32" has IP ID %"PRIu16, k,
-                 ntohs(ip->ip_id));
-        }
-        if (ip->ip_frag_off != htons(c->df ? IP_DONT_FRAGMENT : 0)) {
-            fail(c, "output %"PRIu32" has fragment field %#"PRIx16, k,
-                 ntohs(ip->ip_frag_off));
-        }
-        if (n_out > 1 && !dp_packet_ip_checksum_partial(out)) {
-            fail(c, "output %"PRIu32" IP checksum not partial", k);
-        }
-    }
-    if (l3_len > UINT16_MAX) {
-        stats->big_outputs++;
-    }
-    if (l3_len == UINT16_MAX || l3_len == UINT16_MAX + 1) {
-        stats->limit_outputs++;
-    }
-
-    /* TCP. */
-    if (ntohl(get_16aligned_be32(&tcp->tcp_seq)) != c->seq + ofs) {
-        fail(c, "output %"PRIu32" has sequence number %"PRIu32, k,
-             ntohl(get_16aligned_be32(&tcp->tcp_seq)));
-    }
-    exp_flags = c->tcp_flags;
-    exp_urg = c->urg;
-    if (k > 0) {
-        exp_flags &= ~TCP_CWR;
-        if (c->tcp_flags & TCP_URG) {
-            if (ofs < c->urg) {
-                exp_urg = c->urg - ofs;
-                stats->urg_moved++;
-            } else {
-                exp_flags &= ~TCP_URG;
-                exp_urg = 0;
-                stats->urg_cut++;
-            }
-        }
-    }
-    if (!last) {
-        exp_flags &= ~(TCP_PSH | TCP_FIN);
-    }
-    if (TCP_FLAGS(tcp->tcp_ctl) != exp_flags
-        || ntohs(tcp->tcp_urg) != exp_urg) {
-        fail(c, "output %"PRIu32" has flags %#"PRIx16" and urgent pointer "
-             "%"PRIu16", expected %#"PRIx16" and %"PRIu16, k,
-             TCP_FLAGS(tcp->tcp_ctl), ntohs(tcp->tcp_urg), exp_flags,
-             exp_urg);
-    }
-
-    /* The output, received as it is, parses to the same headers. */
-    copy = dp_packet_clone_data(dp_packet_data(out), dp_packet_size(out));
-    dp_packet_set_tso_segsz(copy, dp_packet_get_tso_segsz(out));
-    if (parse_tcp_flags(copy, NULL, NULL, NULL) != exp_flags
-        || copy->l3_ofs != in->l3_ofs || copy->l4_ofs != in->l4_ofs
-        || dp_packet_get_tcp_payload_length(copy) != len) {
-        fail(c, "output %"PRIu32" does not parse as a valid packet", k);
-    }
-    dp_packet_delete(copy);
-
-    if (last && segs == 1) {
-        stats->single_last++;
-    }
-}
-
-/* Runs case 'c'. */
-static void
-run_case(const struct reseg_case *c, struct reseg_stats *stats)
-{
-    size_t hdr_len = case_hdr_len(c);
-    uint32_t n_segs = DIV_ROUND_UP(c->payload_len, c->mss);
-    struct dp_packet_batch outs, ref_segs, out_segs;
-    struct dp_packet *in, *orig, *tunnel, *out;
-    uint32_t n, n_out;
-    bool possible;
-
-    in = build_packet(c);
-
-    /* Tunnel packets are never resegmented. */
-    tunnel = dp_packet_clone(in);
-    tunnel->offloads |= DP_PACKET_OL_TUNNEL_VXLAN;
-    if (dp_packet_reseg_possible(tunnel, BIGTCP_GSO_MAX_SIZE, 65535)) {
-        fail(c, "resegmentation of a tunnel packet is possible");
-    }
-    dp_packet_delete(tunnel);
-
-    n = (c->max_size > hdr_len
-         ? MIN(c->max_segs, (c->max_size - hdr_len) / c->mss) : 0);
-    possible = dp_packet_reseg_possible(in, c->max_size, c->max_segs);
-    if (possible != (n >= 2)) {
-        fail(c, "dp_packet_reseg_possible() returned %s",
-             possible ? "true" : "false");
-    }
-    if (!possible) {
-        stats->not_possible++;
-        dp_packet_delete(in);
-        return;
-    }
-
-    /* Resegment a copy, and keep the input for the reference. */
-    orig = dp_packet_clone(in);
-    dp_packet_batch_init(&outs);
-    n_out = dp_packet_reseg(in, c->max_size, c->max_segs, &outs);
-    if (n_out != dp_packet_batch_size(&outs)
-        || n_out != DIV_ROUND_UP(n_segs, n)
-        || outs.packets[0] != in) {
-        fail(c, "dp_packet_reseg() returned %"PRIuSIZE" outputs in a batch "
-             "of %"PRIuSIZE", expected %"PRIu32" and the input first",
-             (size_t) n_out, dp_packet_batch_size(&outs),
-             DIV_ROUND_UP(n_segs, n));
-    }
-    if (n_out == 1) {
-        stats->fits++;
-        if (dp_packet_size(in) != dp_packet_size(orig)
-            || memcmp(dp_packet_data(in), dp_packet_data(orig),
-                      dp_packet_size(in))
-            || dp_packet_get_tso_segsz(in) != c->mss) {
-            fail(c, "a packet that fits was changed");
-        }
-    } else {
-        stats->cut++;
-        stats->outputs += n_out;
-    }
-    DP_PACKET_BATCH_FOR_EACH (k, out, &outs) {
-        check_output(c, orig, out, k, n_out, n, stats);
-    }
-
-    /* The differential property. */
-    dp_packet_batch_init(&ref_segs);
-    segment_fully(orig, &ref_segs);
-    dp_packet_batch_init(&out_segs);
-    DP_PACKET_BATCH_FOR_EACH (k, out, &outs) {
-        segment_fully(out, &out_segs);
-    }
-    if (dp_packet_batch_size(&ref_segs) != n_segs
-        || dp_packet_batch_size(&out_segs) != n_segs) {
-        fail(c, "%"PRIuSIZE" segments from the input, %"PRIuSIZE" from the "
-             "outputs, expected %"PRIu32, dp_packet_batch_size(&ref_segs),
-             dp_packet_batch_size(&out_segs), n_segs);
-    }
-    for (size_t i = 0; i < n_segs; i++) {
-        const struct dp_packet *a = ref_segs.packets[i];
-        const struct dp_packet *b = out_segs.packets[i];
-
-        if (dp_packet_size(a) != dp_packet_size(b)
-            || memcmp(dp_packet_data(a), dp_packet_data(b),
-                      dp_packet_size(a))) {
-            size_t ofs = 0;
-
-            while (ofs < MIN(dp_packet_size(a), dp_packet_size(b))
-                   && ((const uint8_t *) dp_packet_data(a))[ofs]
-                      == ((const uint8_t *) dp_packet_data(b))[ofs]) {
-                ofs++;
-            }
-            fail(c, "segment %"PRIuSIZE" differs: %"PRIu32" bytes from the "
-                 "input, %"PRIu32" from the outputs, first difference at "
-                 "byte %"PRIuSIZE, i, dp_packet_size(a), dp_packet_size(b),
-                 ofs);
-        }
-    }
-    dp_packet_delete_batch(&ref_segs, true);
-    dp_packet_delete_batch(&out_segs, true);
-    dp_packet_batch_destroy(&ref_segs);
-    dp_packet_batch_destroy(&out_segs);
-    dp_packet_batch_destroy(&outs);
-}
-
 static void
 test_bigtcp_reseg_main(int argc, char *argv[])
 {
-    struct reseg_stats stats;
+    struct bigtcp_reseg_stats stats;
     uint32_t n_cases = 10000;
     uint32_t seed = 1;
 
@@ -688,10 +176,10 @@ test_bigtcp_reseg_main(int argc, char *argv[])
 
     memset(&stats, 0, sizeof stats);
     for (uint32_t i = 0; i < n_cases; i++) {
-        struct reseg_case c;
+        struct bigtcp_reseg_case c;
 
         random_case(&c, i);
-        run_case(&c, &stats);
+        bigtcp_reseg_run_case(&c, &stats);
     }
 
     printf("%"PRIu32" cases passed\n", n_cases);
@@ -715,7 +203,7 @@ OVSTEST_REGISTER("test-bigtcp-reseg", test_bigtcp_reseg_main);
 static void
 test_bigtcp_reseg_bench_main(int argc, char *argv[])
 {
-    struct reseg_case c;
+    struct bigtcp_reseg_case c;
     struct dp_packet *in;
     size_t n_out = 0;
     uint32_t n;
@@ -729,9 +217,9 @@ test_bigtcp_reseg_bench_main(int argc, char *argv[])
     c.tcp_flags = TCP_ACK;
     c.max_size = 65536;
     c.max_segs = 65535;
-    c.payload_len = strtoul(argv[2], NULL, 10) - case_hdr_len(&c);
+    c.payload_len = strtoul(argv[2], NULL, 10) - bigtcp_reseg_case_hdr_len(&c);
     n = strtoul(argv[3], NULL, 10);
-    in = build_packet(&c);
+    in = bigtcp_reseg_build_packet(&c);
 
     for (uint32_t i = 0; i < n; i++) {
         struct dp_packet *p = dp_packet_clone(in);

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# Copyright (c) 2026 The ovs-bigtcp authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Writes the seed corpora of the libFuzzer targets.
+
+usage: bigtcp-fuzz-seeds.py DIR
+
+Writes DIR/fuzz-bigtcp-rx/ (a virtio-net header and a frame: every case of
+bigtcp-malformed.py, valid TSO packets, and one IPv6 BIG TCP packet with
+its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, see
+tests/fuzz-bigtcp-reseg.c) and DIR/fuzz-bigtcp-tso-limits/ (Interface
+options, one KEY=VALUE a line).  The files in tests/fuzz-corpus/ were
+written by it; run it again after changing it."""
+
+import importlib.util
+import os
+import struct
+import sys
+
+
+def load_malformed():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "bigtcp-malformed.py")
+    spec = importlib.util.spec_from_file_location("malformed", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CASES = [
+    "gso-size-zero", "gso-size-over-payload", "hdr-len-beyond",
+    "csum-start-beyond", "csum-offset-beyond", "jumbo-disagrees",
+    "tcp-doff-small", "tcp-doff-beyond", "tcp-truncated", "ip-truncated",
+    "gso-not-tcp", "gso-wrong-version", "stacked-vlans", "ip-options",
+    "ipv6-ext-headers",
+]
+
+
+def rx_seeds(m):
+    seeds = {}
+    for name in CASES:
+        hdr, frame = m.case(name)
+        seeds[name] = hdr + frame
+    # Valid TSO packets with a partial checksum, as Linux sends them.
+    v4 = m.eth(m.ipv4(m.tcp(4000)))
+    seeds["tso-ipv4"] = m.vnet(1, m.GSO_TCPV4, 54, 1448, 34, 16) + v4
+    v6 = m.eth(m.ipv6(m.tcp(4000)), 0x86dd)
+    seeds["tso-ipv6"] = m.vnet(1, m.GSO_TCPV6, 74, 1448, 54, 16) + v6
+    seeds["plain"] = m.vnet() + m.eth(m.ipv4(m.tcp(100)))
+    # IPv6 BIG TCP: payload length 0 and a jumbo option, 65600 bytes.
+    seg = m.tcp(65600 - 14 - 40 - 8 - 20)
+    hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 8 + len(seg))
+    big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
+    seeds["bigtcp-ipv6-jumbo"] = m.vnet(1, m.GSO_TCPV6, 82, 1428, 62, 16) + big
+    return seeds
+
+
+def reseg_seed(kind, ip_opt, tcp_opt, mss, payload, flags, urg, seq, ip_id,
+               max_size, max_segs, seed):
+    return (struct.pack("!BBBH", kind, ip_opt, tcp_opt, mss - 88)
+            + payload.to_bytes(3, "big") + struct.pack("!BHIH", flags, urg,
+                                                       seq, ip_id)
+            + max_size.to_bytes(3, "big") + max_segs.to_bytes(3, "big")
+            + struct.pack("!I", seed))
+
+
+def reseg_seeds():
+    return {
+        # IPv4, 512 KiB for a 64 KiB port.
+        "ipv4-big-64k": reseg_seed(0, 0, 3, 1448, 524000, 0, 0, 1, 7,
+                                   65536, 65535, 1),
+        # IPv6 with two VLAN tags, URG and CWR, bound by segments.
+        "ipv6-vlans-urg": reseg_seed(5, 0, 10, 1428, 100000, 0x14, 5000, 9,
+                                     0, 524280, 20, 2),
+        # IPv4 options, PSH and FIN, a bound on a segment boundary.
+        "ipv4-opts-fin": reseg_seed(8, 10, 0, 1000, 30000, 0x03, 0, 5, 65535,
+                                    54 + 40 + 10000, 65535, 3),
+        # A bound too small for two segments.
+        "too-small": reseg_seed(0, 0, 0, 9000, 20000, 0, 0, 0, 0, 9000, 1, 4),
+    }
+
+
+def limits_seeds():
+    return {
+        "sizes": b"tso-max-size=65536\ntso-max-segs=64\n",
+        "invalid": b"tso-max-size=abc\ntso-max-segs=1\n",
+        "bounds": b"tso-max-size=3000\ntso-max-segs=65535\n",
+        "dummy": (b"ol_tso_segsz=1000\nol_tso_max_size=32000\n"
+                  b"ol_tso_max_segs=32\nol_vnet_hdr=00013600940500000000\n"),
+        "vnet-short": b"ol_vnet_hdr=0001\n",
+    }
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write(__doc__)
+        sys.exit(2)
+    out = sys.argv[1]
+    m = load_malformed()
+    for target, seeds in (("fuzz-bigtcp-rx", rx_seeds(m)),
+                          ("fuzz-bigtcp-reseg", reseg_seeds()),
+                          ("fuzz-bigtcp-tso-limits", limits_seeds())):
+        d = os.path.join(out, target)
+        os.makedirs(d, exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+
+
+if __name__ == "__main__":
+    main()
