@@ -37,6 +37,7 @@ GENL_ID_CTRL = 16
 CTRL_CMD_GETFAMILY = 3
 CTRL_ATTR_FAMILY_ID = 1
 CTRL_ATTR_FAMILY_NAME = 2
+SOL_NETLINK = 270
 NETLINK_CAP_ACK = 10
 NETLINK_EXT_ACK = 11
 NLMSGERR_ATTR_MSG = 1
@@ -60,10 +61,12 @@ def attrs(data):
         data = data[(length + 3) & ~3:]
 
 
-def request(sock, family, cmd, payload, version=1, header=b""):
+def request(sock, family, cmd, payload, version=1, header=b"", ack=False):
+    """Sends one request and returns the first message of the answer (the
+    answer itself, or with 'ack' the acknowledgement or error)."""
     body = struct.pack("=BBH", cmd, version, 0) + header + payload
-    msg = struct.pack("=IHHII", 16 + len(body), family,
-                      NLM_F_REQUEST | NLM_F_ACK, 1, 0) + body
+    flags = NLM_F_REQUEST | (NLM_F_ACK if ack else 0)
+    msg = struct.pack("=IHHII", 16 + len(body), family, flags, 1, 0) + body
     sock.send(msg)
     return sock.recv(65536)
 
@@ -76,8 +79,8 @@ def main():
     form = sys.argv[2] if len(sys.argv) == 3 else "u64"
 
     sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.setsockopt(socket.SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    sock.setsockopt(socket.SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
     sock.bind((0, 0))
 
     reply = request(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
@@ -98,7 +101,7 @@ def main():
         value = struct.pack("=Q", 1)
     payload = attr(OVS_DP_ATTR_NAME, dp) + attr(OVS_DP_ATTR_GSO_STATS, value)
     reply = request(sock, family, OVS_DP_CMD_SET, payload, 2,
-                    struct.pack("=i", 0))
+                    struct.pack("=i", 0), ack=True)
 
     length, kind = struct.unpack_from("=IH", reply)
     if kind != NLMSG_ERROR:
