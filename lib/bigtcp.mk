@@ -9,5 +9,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/bigtcp-rx.h \
 	lib/dp-packet-reseg.c \
 	lib/dp-packet-reseg.h \
+	lib/dpif-netlink-gso.c \
+	lib/dpif-netlink-gso.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h

@@ -20,8 +20,9 @@ usage: bigtcp-fuzz-seeds.py DIR
 Writes DIR/fuzz-bigtcp-rx/ (a virtio-net header and a frame: every case of
 bigtcp-malformed.py, valid TSO packets, and one IPv6 BIG TCP packet with
 its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, see
-tests/fuzz-bigtcp-reseg.c) and DIR/fuzz-bigtcp-tso-limits/ (Interface
-options, one KEY=VALUE a line).  The files in tests/fuzz-corpus/ were
+tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/ (Interface
+options, one KEY=VALUE a line) and DIR/fuzz-bigtcp-dp-attrs/ (payloads of
+the OVS_DP_ATTR_GSO_STATS netlink attribute).  The files in tests/fuzz-corpus/ were
 written by it; run it again after changing it."""
 
 import importlib.util
@@ -103,6 +104,28 @@ def limits_seeds():
     }
 
 
+def nla(kind, data):
+    """A netlink attribute, padded to 4 bytes."""
+    length = 4 + len(data)
+    return struct.pack("=HH", length, kind) + data + b"\0" * (-length % 4)
+
+
+def dp_attrs_seeds():
+    """Payloads of OVS_DP_ATTR_GSO_STATS, as the kernel writes them (with
+    its pad attributes, 3) and variations."""
+    reseg, out, pad = 1, 2, 3
+    u64 = lambda v: struct.pack("=Q", v)
+    return {
+        "kernel": nla(pad, b"") + nla(reseg, u64(331)) + nla(pad, b"")
+        + nla(out, u64(1775)),
+        "no-pad": nla(reseg, u64(0)) + nla(out, u64(0)),
+        "missing": nla(reseg, u64(7)),
+        "short": nla(reseg, b"\1\2\3\4") + nla(out, u64(1)),
+        "newer-kernel": nla(reseg, u64(1)) + nla(out, u64(2))
+        + nla(4, u64(3)),
+    }
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write(__doc__)
@@ -111,7 +134,8 @@ def main():
     m = load_malformed()
     for target, seeds in (("fuzz-bigtcp-rx", rx_seeds(m)),
                           ("fuzz-bigtcp-reseg", reseg_seeds()),
-                          ("fuzz-bigtcp-tso-limits", limits_seeds())):
+                          ("fuzz-bigtcp-tso-limits", limits_seeds()),
+                          ("fuzz-bigtcp-dp-attrs", dp_attrs_seeds())):
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)
         for name, data in seeds.items():

@@ -18,7 +18,8 @@ tests_ovstest_SOURCES += \
 BIGTCP_FUZZ_TARGETS = \
 	tests/fuzz-bigtcp-rx \
 	tests/fuzz-bigtcp-reseg \
-	tests/fuzz-bigtcp-tso-limits
+	tests/fuzz-bigtcp-tso-limits \
+	tests/fuzz-bigtcp-dp-attrs
 EXTRA_PROGRAMS += $(BIGTCP_FUZZ_TARGETS)
 bigtcp-fuzz-targets: $(BUILT_SOURCES)
 	$(MAKE) $(AM_MAKEFLAGS) $(BIGTCP_FUZZ_TARGETS)
@@ -38,3 +39,7 @@ tests_fuzz_bigtcp_reseg_LDFLAGS = $(LIB_FUZZING_ENGINE)
 tests_fuzz_bigtcp_tso_limits_SOURCES = tests/fuzz-bigtcp-tso-limits.c
 tests_fuzz_bigtcp_tso_limits_LDADD = lib/libopenvswitch.la
 tests_fuzz_bigtcp_tso_limits_LDFLAGS = $(LIB_FUZZING_ENGINE)
+
+tests_fuzz_bigtcp_dp_attrs_SOURCES = tests/fuzz-bigtcp-dp-attrs.c
+tests_fuzz_bigtcp_dp_attrs_LDADD = lib/libopenvswitch.la
+tests_fuzz_bigtcp_dp_attrs_LDFLAGS = $(LIB_FUZZING_ENGINE)
