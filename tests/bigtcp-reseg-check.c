@@ -80,67 +80,42 @@ static void
 put_tcp_options(uint8_t *p, size_t len)
 {
     while (len) {
-        switch (random_range(7)) {
-        case 0:                 /* MSS. */
-            if (len >= 4) {
-                p[0] = 2;
-                p[1] = 4;
-                put_be16(&p[2], 1460);
-                p += 4;
-                len -= 4;
-                continue;
-            }
-            break;
-        case 1:                 /* Window scale. */
-            if (len >= 3) {
-                p[0] = 3;
-                p[1] = 3;
-                p[2] = random_range(15);
-                p += 3;
-                len -= 3;
-                continue;
-            }
-            break;
-        case 2:                 /* SACK permitted. */
-            if (len >= 2) {
-                p[0] = 4;
-                p[1] = 2;
-                p += 2;
-                len -= 2;
-                continue;
-            }
-            break;
-        case 3:                 /* Timestamps. */
-            if (len >= 10) {
-                p[0] = 8;
-                p[1] = 10;
-                random_bytes(&p[2], 8);
-                p += 10;
-                len -= 10;
-                continue;
-            }
-            break;
-        case 4: {               /* SACK, one to four blocks. */
-            size_t n = 1 + random_range(4);
+        unsigned int choice = random_range(7);
+        uint8_t kind = 0;
+        size_t n = 0;
 
-            if (len >= 2 + 8 * n) {
-                p[0] = 5;
-                p[1] = 2 + 8 * n;
-                random_bytes(&p[2], 8 * n);
-                p += 2 + 8 * n;
-                len -= 2 + 8 * n;
-                continue;
-            }
+        switch (choice) {
+        case 0: kind = 2; n = 4; break;         /* MSS. */
+        case 1: kind = 3; n = 3; break;         /* Window scale. */
+        case 2: kind = 4; n = 2; break;         /* SACK permitted. */
+        case 3: kind = 8; n = 10; break;        /* Timestamps. */
+        case 4:                                 /* SACK, 1 to 4 blocks. */
+            kind = 5;
+            n = 2 + 8 * (1 + random_range(4));
             break;
-        }
         case 5:                 /* End of options list, then padding. */
             memset(p, 0, len);
             return;
         default:
             break;
         }
-        *p++ = 1;               /* NOP. */
-        len--;
+
+        if (!n || len < n) {
+            *p++ = 1;           /* NOP. */
+            len--;
+            continue;
+        }
+        p[0] = kind;
+        p[1] = n;
+        if (kind == 2) {
+            put_be16(&p[2], 1460);
+        } else if (kind == 3) {
+            p[2] = random_range(15);
+        } else if (n > 2) {
+            random_bytes(&p[2], n - 2);
+        }
+        p += n;
+        len -= n;
     }
 }
 
