@@ -91,52 +91,59 @@
 COVERAGE_DEFINE(dp_packet_reseg);
 COVERAGE_DEFINE(dp_packet_reseg_out);
 
-/* Returns the number of segments of 'mss' bytes that each output of TSO
- * packet 'p' may carry within 'max_size' bytes of frame and 'max_segs'
- * segments, or 0 if 'p' cannot be resegmented: it is not a plain
- * (non-tunnel) TCP over IPv4 or IPv6 TSO packet, or the bound leaves room
- * for fewer than two segments per output.  Stores the length of the headers
- * of 'p', from the Ethernet header to the end of the TCP header, in
- * '*hdr_lenp' if it is not NULL. */
-static uint32_t
-dp_packet_reseg_segs__(const struct dp_packet *p, uint32_t max_size,
-                       uint32_t max_segs, size_t *hdr_lenp)
+/* Plans the cutting of TSO packet 'p' into TSO packets of at most
+ * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
+ * segments each, into '*plan'.  Returns false, leaving '*plan' undefined,
+ * if 'p' cannot be resegmented: it is not a plain (non-tunnel) TCP over
+ * IPv4 or IPv6 TSO packet, or the bound leaves room for fewer than two
+ * segments per output. */
+bool
+dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
+                     uint32_t max_segs, struct dp_packet_reseg_plan *plan)
 {
     uint16_t mss = dp_packet_get_tso_segsz(p);
     const struct ip_header *ip;
     const char *payload;
+    const char *data;
+    uint32_t n_segs;
     size_t hdr_len;
     uint32_t n;
     int ip_ver;
 
     if (!mss || dp_packet_tunnel(p) || !dp_packet_eth(p)
         || !dp_packet_l4_proto_tcp(p)) {
-        return 0;
+        return false;
     }
 
     ip = dp_packet_l3(p);
     payload = dp_packet_get_tcp_payload(p);
     if (!ip || !dp_packet_l4(p) || !payload) {
-        return 0;
+        return false;
     }
     ip_ver = IP_VER(ip->ip_ihl_ver);
     if (ip_ver != 4 && ip_ver != 6) {
-        return 0;
+        return false;
     }
 
-    hdr_len = payload - (const char *) dp_packet_data(p);
+    data = dp_packet_data(p);
+    hdr_len = payload - data;
     if (max_size <= hdr_len) {
-        return 0;
+        return false;
     }
     n = MIN(max_segs, (max_size - hdr_len) / mss);
     if (n < 2) {
-        return 0;
+        return false;
     }
 
-    if (hdr_lenp) {
-        *hdr_lenp = hdr_len;
-    }
-    return n;
+    plan->hdr_len = hdr_len;
+    plan->l3_ofs = (const char *) ip - data;
+    plan->l4_ofs = (const char *) dp_packet_l4(p) - data;
+    plan->payload_len = dp_packet_get_tcp_payload_length(p);
+    plan->mss = mss;
+    plan->segs_per_out = n;
+    n_segs = DIV_ROUND_UP(plan->payload_len, mss);
+    plan->n_out = n_segs <= n ? 1 : DIV_ROUND_UP(n_segs, n);
+    return true;
 }
 
 /* Returns true if TSO packet 'p' can be cut into TSO packets of at most
@@ -149,27 +156,23 @@ bool
 dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
                          uint32_t max_segs)
 {
-    return dp_packet_reseg_segs__(p, max_size, max_segs, NULL) != 0;
+    struct dp_packet_reseg_plan plan;
+
+    return dp_packet_reseg_plan(p, max_size, max_segs, &plan);
 }
 
-/* Returns a new packet with the first 'hdr_len' bytes of 'p' (its headers)
- * followed by the 'len' bytes of 'p' at offset 'ofs' (a slice of its
- * payload), with the offsets, offload flags and metadata of 'p', as
- * dp_packet_clone() copies them.  The headers are not updated. */
+/* Returns a new packet with room for 'size' bytes, of which the first
+ * 'hdr_len' are there, uninitialized, for the headers of 'p', with the
+ * offsets, offload flags and metadata of 'p', as dp_packet_clone() copies
+ * them. */
 static struct dp_packet *
-dp_packet_reseg_new__(const struct dp_packet *p, size_t hdr_len, size_t ofs,
-                      size_t len)
+dp_packet_reseg_new__(const struct dp_packet *p, size_t hdr_len, size_t size)
 {
     struct dp_packet *out;
     uint32_t mark;
 
-    out = dp_packet_new_with_headroom(hdr_len + len, dp_packet_headroom(p));
-    dp_packet_put(out, dp_packet_data(p), hdr_len);
-    /* A zero-copy implementation would attach the slice of the input's
-     * buffer here instead of copying it, with a reference on the input's
-     * buffer, as the DPDK mbuf chains of a future multi-segment dp_packet
-     * could.  Only the headers need a private copy. */
-    dp_packet_put(out, (const char *) dp_packet_data(p) + ofs, len);
+    out = dp_packet_new_with_headroom(size, dp_packet_headroom(p));
+    dp_packet_put_uninit(out, hdr_len);
 
     /* Offsets, cutlen, packet type, offload flags and metadata, as
      * dp_packet_clone_with_headroom() copies them. */
@@ -186,28 +189,42 @@ dp_packet_reseg_new__(const struct dp_packet *p, size_t hdr_len, size_t ofs,
     return out;
 }
 
-/* Updates the headers of 'out', a copy of the headers of TSO packet 'p'
- * followed by a part of its payload, for 'out' to be the output that starts
- * at segment 'first_seg' of 'p''s segments of 'mss' bytes.  'first' and
- * 'last' say whether 'out' is the first and the last output.  The header
- * fields of 'out' must still be those of 'p' when this is called. */
-static void
-dp_packet_reseg_update__(struct dp_packet *out, uint32_t first_seg,
-                         uint16_t mss, bool first, bool last)
+/* Returns the payload length of output 'k' of 'plan'. */
+static uint32_t
+dp_packet_reseg_out_len(const struct dp_packet_reseg_plan *plan, uint32_t k)
 {
-    uint32_t l3_size = dp_packet_l3_size(out);
-    uint32_t payload_ofs = first_seg * mss;
-    struct ip_header *ip = dp_packet_l3(out);
-    struct tcp_header *tcp = dp_packet_l4(out);
+    uint32_t out_len = plan->segs_per_out * plan->mss;
+
+    return MIN(out_len, plan->payload_len - k * out_len);
+}
+
+/* Updates 'hdr', a copy of the 'plan->hdr_len' bytes of headers of the
+ * input of 'plan', to the headers of output 'k' of 'plan' (see the top of
+ * this file).  The IPv4 header checksum is set to 0 and the TCP checksum
+ * left as it is: the caller completes both or marks them partial. */
+static void
+dp_packet_reseg_update__(const struct dp_packet_reseg_plan *plan, uint32_t k,
+                         char *hdr)
+{
+    uint32_t payload_ofs = k * plan->segs_per_out * plan->mss;
+    uint32_t len = dp_packet_reseg_out_len(plan, k);
+    uint32_t l3_size = plan->hdr_len - plan->l3_ofs + len;
+    struct ip_header *ip = ALIGNED_CAST(struct ip_header *,
+                                        hdr + plan->l3_ofs);
+    struct tcp_header *tcp = ALIGNED_CAST(struct tcp_header *,
+                                          hdr + plan->l4_ofs);
+    bool first = k == 0;
+    bool last = k == plan->n_out - 1;
     uint16_t flags;
 
     if (IP_VER(ip->ip_ihl_ver) == 4) {
         ip->ip_tot_len = htons(l3_size <= UINT16_MAX ? l3_size : 0);
-        ip->ip_id = htons(ntohs(ip->ip_id) + (uint16_t) first_seg);
+        ip->ip_id = htons(ntohs(ip->ip_id)
+                          + (uint16_t) (k * plan->segs_per_out));
         ip->ip_csum = 0;
-        dp_packet_ip_checksum_set_partial(out);
     } else {
-        struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(out);
+        struct ovs_16aligned_ip6_hdr *ip6 = ALIGNED_CAST(
+            struct ovs_16aligned_ip6_hdr *, ip);
         uint32_t plen = l3_size - sizeof *ip6;
 
         ip6->ip6_plen = htons(plen <= UINT16_MAX ? plen : 0);
@@ -235,7 +252,42 @@ dp_packet_reseg_update__(struct dp_packet *out, uint32_t first_seg,
         flags &= ~(TCP_PSH | TCP_FIN);
     }
     tcp->tcp_ctl = TCP_CTL(flags, TCP_OFFSET(tcp->tcp_ctl));
+}
 
+/* Writes the headers of output 'k' of 'plan', made for packet 'p', into
+ * 'hdr', which must have room for 'plan->hdr_len' bytes.  The output is
+ * these headers followed by the '*payload_len' bytes of 'p' at offset
+ * '*payload_ofs' from the start of its data, with segment size '*segsz' (0
+ * if the output is a single segment).  The IPv4 header checksum is 0 and
+ * the TCP checksum is the input's: the caller completes both or has the
+ * device do it.  'p' is not changed: this is what sends the outputs without
+ * copying the payload (see netdev-linux-reseg.c).  'k' must be less than
+ * 'plan->n_out'. */
+void
+dp_packet_reseg_headers(const struct dp_packet_reseg_plan *plan,
+                        const struct dp_packet *p, uint32_t k, void *hdr,
+                        uint32_t *payload_ofs, uint32_t *payload_len,
+                        uint16_t *segsz)
+{
+    uint32_t len = dp_packet_reseg_out_len(plan, k);
+
+    memcpy(hdr, dp_packet_data(p), plan->hdr_len);
+    dp_packet_reseg_update__(plan, k, hdr);
+    *payload_ofs = plan->hdr_len + k * plan->segs_per_out * plan->mss;
+    *payload_len = len;
+    *segsz = len > plan->mss ? plan->mss : 0;
+}
+
+/* Marks the checksums of output 'out' as partial, for the device or
+ * dp_packet_ol_send_prepare() to complete. */
+static void
+dp_packet_reseg_set_partial__(struct dp_packet *out)
+{
+    const struct ip_header *ip = dp_packet_l3(out);
+
+    if (IP_VER(ip->ip_ihl_ver) == 4) {
+        dp_packet_ip_checksum_set_partial(out);
+    }
     dp_packet_l4_checksum_set_partial(out);
 }
 
@@ -248,49 +300,48 @@ dp_packet_reseg_update__(struct dp_packet *out, uint32_t first_seg,
  * segment).  A packet that already fits is appended as it is.  Returns the
  * number of packets appended.
  *
+ * The outputs are copies: this is for ports that need each packet in one
+ * buffer.  dp_packet_reseg_headers() is the zero-copy alternative.
+ *
  * 'p' must pass dp_packet_reseg_possible() with the same bound. */
 size_t
 dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
                 struct dp_packet_batch *batch)
 {
-    uint32_t payload_len, n_segs, n, n_out, out_len;
-    uint16_t mss = dp_packet_get_tso_segsz(p);
-    size_t hdr_len = 0;
+    struct dp_packet_reseg_plan plan;
 
-    n = dp_packet_reseg_segs__(p, max_size, max_segs, &hdr_len);
-    ovs_assert(n >= 2);
+    ovs_assert(dp_packet_reseg_plan(p, max_size, max_segs, &plan));
 
     dp_packet_batch_add(batch, p);
-
-    payload_len = dp_packet_get_tcp_payload_length(p);
-    n_segs = DIV_ROUND_UP(payload_len, mss);
-    if (n_segs <= n) {
+    if (plan.n_out == 1) {
         return 1;
     }
-    n_out = DIV_ROUND_UP(n_segs, n);
-    out_len = n * mss;
 
     /* The other outputs first: they copy the headers of 'p' before the
      * update of 'p' below. */
-    for (uint32_t k = 1; k < n_out; k++) {
-        uint32_t ofs = k * out_len;
-        uint32_t len = MIN(out_len, payload_len - ofs);
-        bool last = k == n_out - 1;
+    for (uint32_t k = 1; k < plan.n_out; k++) {
+        uint32_t ofs, len;
         struct dp_packet *out;
+        uint16_t segsz;
 
-        out = dp_packet_reseg_new__(p, hdr_len, hdr_len + ofs, len);
-        dp_packet_set_tso_segsz(out, len > mss ? mss : 0);
-        dp_packet_reseg_update__(out, k * n, mss, false, last);
+        out = dp_packet_reseg_new__(p, plan.hdr_len, plan.hdr_len
+                                    + dp_packet_reseg_out_len(&plan, k));
+        dp_packet_reseg_headers(&plan, p, k, dp_packet_data(out), &ofs, &len,
+                                &segsz);
+        dp_packet_put(out, (const char *) dp_packet_data(p) + ofs, len);
+        dp_packet_set_tso_segsz(out, segsz);
+        dp_packet_reseg_set_partial__(out);
         dp_packet_batch_add(batch, out);
     }
 
-    /* Trim 'p' to the first output.  'p' keeps its segment size: it has 'n'
-     * segments, at least two. */
+    /* Trim 'p' to the first output.  'p' keeps its segment size: it has at
+     * least two segments. */
     dp_packet_set_l2_pad_size(p, 0);
-    dp_packet_set_size(p, hdr_len + out_len);
-    dp_packet_reseg_update__(p, 0, mss, true, false);
+    dp_packet_set_size(p, plan.hdr_len + plan.segs_per_out * plan.mss);
+    dp_packet_reseg_update__(&plan, 0, dp_packet_data(p));
+    dp_packet_reseg_set_partial__(p);
 
     COVERAGE_INC(dp_packet_reseg);
-    COVERAGE_ADD(dp_packet_reseg_out, n_out);
-    return n_out;
+    COVERAGE_ADD(dp_packet_reseg_out, plan.n_out);
+    return plan.n_out;
 }

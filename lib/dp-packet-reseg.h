@@ -39,6 +39,24 @@
 struct dp_packet;
 struct dp_packet_batch;
 
+/* How one TSO packet is cut (see dp_packet_reseg_plan()). */
+struct dp_packet_reseg_plan {
+    uint32_t hdr_len;         /* Headers, from Ethernet to the end of TCP. */
+    uint32_t l3_ofs;          /* Offset of the IP header in the headers. */
+    uint32_t l4_ofs;          /* Offset of the TCP header in the headers. */
+    uint32_t payload_len;     /* TCP payload of the input, in bytes. */
+    uint32_t segs_per_out;    /* Segments in every output but the last. */
+    uint32_t n_out;           /* Number of outputs, 1 if the input fits. */
+    uint16_t mss;             /* Segment size of the input. */
+};
+
+bool dp_packet_reseg_plan(const struct dp_packet *, uint32_t max_size,
+                          uint32_t max_segs, struct dp_packet_reseg_plan *);
+void dp_packet_reseg_headers(const struct dp_packet_reseg_plan *,
+                             const struct dp_packet *, uint32_t k, void *hdr,
+                             uint32_t *payload_ofs, uint32_t *payload_len,
+                             uint16_t *segsz);
+
 bool dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
                               uint32_t max_segs);
 size_t dp_packet_reseg(struct dp_packet *p, uint32_t max_size,
