@@ -13,3 +13,9 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/dpif-netlink-gso.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h
+
+if LINUX
+lib_libopenvswitch_la_SOURCES += \
+	lib/netdev-linux-reseg.c \
+	lib/netdev-linux-reseg.h
+endif

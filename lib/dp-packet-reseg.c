@@ -278,6 +278,15 @@ dp_packet_reseg_headers(const struct dp_packet_reseg_plan *plan,
     *segsz = len > plan->mss ? plan->mss : 0;
 }
 
+/* Counts one TSO packet cut into 'n_out' outputs, by dp_packet_reseg() or
+ * by a caller of dp_packet_reseg_headers(), in the coverage counters. */
+void
+dp_packet_reseg_record(size_t n_out)
+{
+    COVERAGE_INC(dp_packet_reseg);
+    COVERAGE_ADD(dp_packet_reseg_out, n_out);
+}
+
 /* Marks the checksums of output 'out' as partial, for the device or
  * dp_packet_ol_send_prepare() to complete. */
 static void
@@ -341,7 +350,6 @@ dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
     dp_packet_reseg_update__(&plan, 0, dp_packet_data(p));
     dp_packet_reseg_set_partial__(p);
 
-    COVERAGE_INC(dp_packet_reseg);
-    COVERAGE_ADD(dp_packet_reseg_out, plan.n_out);
+    dp_packet_reseg_record(plan.n_out);
     return plan.n_out;
 }

@@ -56,6 +56,7 @@ void dp_packet_reseg_headers(const struct dp_packet_reseg_plan *,
                              const struct dp_packet *, uint32_t k, void *hdr,
                              uint32_t *payload_ofs, uint32_t *payload_len,
                              uint16_t *segsz);
+void dp_packet_reseg_record(size_t n_out);
 
 bool dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
                               uint32_t max_segs);

@@ -60,6 +60,7 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->ipv4_max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
     atomic_init(&l->max_segs, NETDEV_TSO_DEFAULT_MAX_SEGS);
     l->config_error = NULL;
+    atomic_init(&l->zerocopy, false);
     atomic_init(&l->n_resegmented, 0);
     atomic_init(&l->n_reseg_out, 0);
     atomic_init(&l->n_segmented, 0);
@@ -387,7 +388,7 @@ netdev_tso_limits_register_commands(void)
 /* Returns true if TSO packet 'p' is within the TSO limits 'l'.  Otherwise
  * stores the limits that apply to it in '*max_size' and '*max_segs'. */
 static bool
-tso_packet_fits(const struct netdev_tso_limits *l, struct dp_packet *p,
+tso_packet_fits(const struct netdev_tso_limits *l, const struct dp_packet *p,
                 uint32_t *max_size, uint32_t *max_segs)
 {
     const struct ip_header *ip = dp_packet_l3(p);
@@ -398,7 +399,8 @@ tso_packet_fits(const struct netdev_tso_limits *l, struct dp_packet *p,
     }
     netdev_tso_limits_get(l, IP_VER(ip->ip_ihl_ver), max_size, max_segs);
     return (dp_packet_size(p) <= *max_size
-            && dp_packet_gso_nr_segs(p) <= *max_segs);
+            && dp_packet_gso_nr_segs(CONST_CAST(struct dp_packet *, p))
+               <= *max_segs);
 }
 
 void
@@ -427,16 +429,91 @@ netdev_tso_resegment_enabled(void)
     return enable;
 }
 
+/* Says whether 'netdev''s provider sends the outputs of a resegmented TSO
+ * packet without copying its payload: the provider then gets such packets
+ * as they are from netdev_tso_limits_enforce(), and cuts them itself with
+ * netdev_tso_limits_zerocopy_plan(). */
+void
+netdev_tso_limits_set_zerocopy(struct netdev *netdev, bool zerocopy)
+{
+    atomic_store_relaxed(&netdev->tso_limits.zerocopy, zerocopy);
+}
+
+/* Returns true if 'netdev''s provider, which sends without copying (see
+ * netdev_tso_limits_set_zerocopy()), must cut TSO packet 'p' itself: 'p' is
+ * over the limits and can be resegmented zero copy.  Then stores in '*plan'
+ * how, for dp_packet_reseg_headers(); the provider counts what it sends
+ * with netdev_tso_limits_count_reseg().
+ *
+ * Zero copy covers plain (non-tunnel) packets whose outputs need no BIG TCP
+ * framing: an IPv6 output whose payload length does not fit in 16 bits
+ * would need a jumbo option inserted into its headers, so such packets are
+ * copied by netdev_tso_limits_enforce(), as for other providers.
+ *
+ * This does not read other_config:userspace-tso-resegment: when that is
+ * off, netdev_tso_limits_enforce() has segmented the packets over the
+ * limits before the provider sees them, so that a change of the switch
+ * between the two calls cannot leave a packet over the limits uncut. */
+bool
+netdev_tso_limits_zerocopy_plan(const struct netdev *netdev,
+                                const struct dp_packet *p,
+                                struct dp_packet_reseg_plan *plan)
+{
+    const struct netdev_tso_limits *l = &netdev->tso_limits;
+    uint32_t max_size, max_segs;
+    const struct ip_header *ip;
+    bool zerocopy;
+
+    if (!dp_packet_get_tso_segsz(p) || dp_packet_tunnel(p)) {
+        return false;
+    }
+    atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
+                                    l)->zerocopy, &zerocopy);
+    if (!zerocopy || tso_packet_fits(l, p, &max_size, &max_segs)
+        || !dp_packet_reseg_plan(p, max_size, max_segs, plan)) {
+        return false;
+    }
+
+    ip = dp_packet_l3(p);
+    if (IP_VER(ip->ip_ihl_ver) == 6) {
+        uint32_t out_l3 = (plan->hdr_len - plan->l3_ofs
+                           + plan->segs_per_out * plan->mss);
+
+        if (out_l3 - IPV6_HEADER_LEN > UINT16_MAX) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Counts a TSO packet over 'netdev''s limits that its provider cut, without
+ * copying, into 'n_out' TSO packets. */
+void
+netdev_tso_limits_count_reseg(const struct netdev *netdev, size_t n_out)
+{
+    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
+                                             &netdev->tso_limits);
+    uint64_t orig;
+
+    COVERAGE_INC(netdev_tso_over_limit);
+    dp_packet_reseg_record(n_out);
+    atomic_add_relaxed(&l->n_resegmented, 1, &orig);
+    atomic_add_relaxed(&l->n_reseg_out, n_out, &orig);
+}
+
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
- * must take TSO packets: a packet over the limits is segmented fully in
- * software, as for a port without TSO.  Packets within the limits are left
- * as they are. */
+ * must take TSO packets: a packet over the limits is resegmented (or
+ * segmented fully in software, as for a port without TSO, if that is not
+ * possible or not enabled).  Packets within the limits are left as they
+ * are, and so are those that the provider resegments itself without
+ * copying (see netdev_tso_limits_zerocopy_plan()). */
 void
 netdev_tso_limits_enforce(const struct netdev *netdev,
                           struct dp_packet_batch *batch)
 {
     struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
                                              &netdev->tso_limits);
+    struct dp_packet_reseg_plan plan;
     uint32_t max_size, max_segs;
     struct dp_packet_batch out;
     struct dp_packet *packet;
@@ -462,6 +539,12 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
 
         if (!dp_packet_get_tso_segsz(packet)
             || tso_packet_fits(l, packet, &max_size, &max_segs)) {
+            dp_packet_batch_add(&out, packet);
+            continue;
+        }
+
+        if (reseg && netdev_tso_limits_zerocopy_plan(netdev, packet, &plan)) {
+            /* The provider cuts it, without copying, and counts it. */
             dp_packet_batch_add(&out, packet);
             continue;
         }

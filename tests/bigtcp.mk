@@ -11,6 +11,9 @@ tests_ovstest_SOURCES += \
 	tests/test-bigtcp-reseg.c \
 	tests/bigtcp-reseg-check.c \
 	tests/bigtcp-reseg-check.h
+if LINUX
+tests_ovstest_SOURCES += tests/test-bigtcp-reseg-zerocopy.c
+endif
 
 # libFuzzer targets, built only in a tree configured for fuzzing ("make
 # check-fuzz" at the top level builds one in _build/ovs-fuzz with clang and

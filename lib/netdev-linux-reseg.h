@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef NETDEV_LINUX_RESEG_H
+#define NETDEV_LINUX_RESEG_H 1
+
+/* Zero-copy resegmentation for netdev-linux.
+ *
+ * A TSO packet over a Linux port's TSO limits is sent as the TSO packets
+ * that fit (see dp-packet-reseg.h), each one as a vector of three buffers:
+ * its virtio-net header, its own packet headers, and the slice of the
+ * original packet's payload that it carries.  The payload is never copied:
+ * the kernel copies it once, into the skb, as it does for any packet sent
+ * by AF_PACKET or to a tap. */
+
+#include <stddef.h>
+#include <sys/uio.h>
+
+#include "dp-packet-reseg.h"
+
+struct dp_packet;
+
+/* Buffers per output: virtio-net header, packet headers, payload. */
+#define NETDEV_LINUX_RESEG_IOVS 3
+
+struct netdev_linux_reseg {
+    struct dp_packet_reseg_plan plan;
+    struct iovec *iov;          /* NETDEV_LINUX_RESEG_IOVS per output. */
+    char *hdrs;                 /* Every output's headers. */
+};
+
+int netdev_linux_reseg_init(struct netdev_linux_reseg *,
+                            const struct dp_packet_reseg_plan *,
+                            const struct dp_packet *, int mtu);
+void netdev_linux_reseg_destroy(struct netdev_linux_reseg *);
+
+/* The buffers of output 'k' of 'r'. */
+static inline struct iovec *
+netdev_linux_reseg_iov(const struct netdev_linux_reseg *r, size_t k)
+{
+    return &r->iov[k * NETDEV_LINUX_RESEG_IOVS];
+}
+
+#endif /* netdev-linux-reseg.h */
