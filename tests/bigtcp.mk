@@ -12,7 +12,10 @@ tests_ovstest_SOURCES += \
 	tests/bigtcp-reseg-check.c \
 	tests/bigtcp-reseg-check.h
 if LINUX
-tests_ovstest_SOURCES += tests/test-bigtcp-reseg-zerocopy.c
+tests_ovstest_SOURCES += \
+	tests/test-bigtcp-reseg-zerocopy.c \
+	tests/bigtcp-reseg-zc-check.c \
+	tests/bigtcp-reseg-zc-check.h
 endif
 
 # libFuzzer targets, built only in a tree configured for fuzzing ("make
@@ -35,7 +38,9 @@ tests_fuzz_bigtcp_rx_LDFLAGS = $(LIB_FUZZING_ENGINE)
 tests_fuzz_bigtcp_reseg_SOURCES = \
 	tests/fuzz-bigtcp-reseg.c \
 	tests/bigtcp-reseg-check.c \
-	tests/bigtcp-reseg-check.h
+	tests/bigtcp-reseg-check.h \
+	tests/bigtcp-reseg-zc-check.c \
+	tests/bigtcp-reseg-zc-check.h
 tests_fuzz_bigtcp_reseg_LDADD = lib/libopenvswitch.la
 tests_fuzz_bigtcp_reseg_LDFLAGS = $(LIB_FUZZING_ENGINE)
 

@@ -14,67 +14,26 @@
  * limitations under the License.
  */
 
-/* Zero-copy resegmentation (lib/netdev-linux-reseg.c) against the copying
- * engine (dp_packet_reseg()).
- *
- * "ovstest test-bigtcp-reseg-zerocopy [N [SEED]]" builds N random TSO
- * packets with a random bound each, cuts each one both ways and checks,
- * for every output:
- *
- *   - Its buffers are a virtio-net header, its packet headers and a slice
- *     of the input's payload, in place: the payload is not copied.
- *
- *   - Headers and payload are the bytes of the copying engine's output, but
- *     for the two checksums, which the copying engine leaves for later.
- *
- *   - The virtio-net header says what the kernel needs: GSO type and size
- *     (none for a single segment), header length, and a checksum to
- *     complete from the TCP header on.
- *
- *   - Completing the TCP checksum as the virtio-net header asks (the ones'
- *     complement sum from csum_start to the end, the pseudo-header sum
- *     being in the field) gives the checksum that Open vSwitch computes in
- *     software for the copying engine's output; the IPv4 header checksum
- *     is the one Open vSwitch computes.  So a kernel that segments or sends
- *     the output puts valid checksums on the wire.
- *
- * It also checks that an output whose segments would not fit the MTU is
- * refused with EMSGSIZE.  It prints "N cases passed" and the kinds of
- * cases, and aborts on the first failure. */
+/* "ovstest test-bigtcp-reseg-zerocopy [N [SEED]]": zero-copy
+ * resegmentation (lib/netdev-linux-reseg.c) against the copying engine on
+ * N random TSO packets, each with a random bound (the checks are in
+ * bigtcp-reseg-zc-check.c).  Prints "N cases passed", then how many were
+ * cut into how many outputs; aborts on the first failure. */
 
 #include <config.h>
 #undef NDEBUG
-#include <errno.h>
 #include <inttypes.h>
-#include <linux/virtio_net.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bigtcp-framing.h"
 #include "bigtcp-reseg-check.h"
-#include "csum.h"
-#include "dp-packet.h"
-#include "dp-packet-reseg.h"
-#include "netdev-linux-reseg.h"
+#include "bigtcp-reseg-zc-check.h"
 #include "ovstest.h"
 #include "packets.h"
 #include "random.h"
 #include "util.h"
-
-static void OVS_PRINTF_FORMAT(2, 3) OVS_NO_RETURN
-zc_fail(uint32_t no, const char *format, ...)
-{
-    va_list args;
-
-    fprintf(stderr, "case %"PRIu32": ", no);
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    putc('\n', stderr);
-    ovs_fatal(0, "zero-copy resegmentation check failed");
-}
 
 static void
 zc_random_case(struct bigtcp_reseg_case *c, uint32_t no)
@@ -101,139 +60,10 @@ zc_random_case(struct bigtcp_reseg_case *c, uint32_t no)
     c->max_segs = random_range(4) ? 65535 : random_range(100);
 }
 
-/* The checksum that a device completes from 'start' in 'frame' of 'len'
- * bytes, the checksum field holding the pseudo-header sum. */
-static ovs_be16
-device_csum(const uint8_t *frame, size_t len, size_t start)
-{
-    return csum_finish(csum_continue(0, frame + start, len - start));
-}
-
-static void
-check_case(const struct bigtcp_reseg_case *c, uint32_t *n_cut,
-           uint32_t *n_outputs, uint32_t *n_single)
-{
-    struct dp_packet_reseg_plan plan;
-    struct netdev_linux_reseg r;
-    struct dp_packet_batch outs;
-    struct dp_packet *in, *copy;
-    size_t csum_ofs;
-    int mtu;
-
-    in = bigtcp_reseg_build_packet(c);
-    if (!dp_packet_reseg_plan(in, c->max_size, c->max_segs, &plan)) {
-        dp_packet_delete(in);
-        return;
-    }
-    csum_ofs = plan.l4_ofs + offsetof(struct tcp_header, tcp_csum);
-
-    /* The smallest MTU that takes the segments (netdev-linux allows for a
-     * VLAN tag over the MTU), and one byte less: refused. */
-    mtu = plan.hdr_len + plan.mss - ETH_HEADER_LEN - VLAN_HEADER_LEN;
-    if (netdev_linux_reseg_init(&r, &plan, in, mtu - 1) != EMSGSIZE) {
-        zc_fail(c->no, "a segment over the MTU was not refused");
-    }
-    netdev_linux_reseg_destroy(&r);
-
-    if (netdev_linux_reseg_init(&r, &plan, in, mtu)) {
-        zc_fail(c->no, "netdev_linux_reseg_init() failed");
-    }
-
-    copy = dp_packet_clone(in);
-    dp_packet_set_tso_segsz(copy, c->mss);
-    dp_packet_batch_init(&outs);
-    if (dp_packet_reseg(copy, c->max_size, c->max_segs, &outs) != plan.n_out) {
-        zc_fail(c->no, "the two paths make different numbers of outputs");
-    }
-
-    for (uint32_t k = 0; k < plan.n_out; k++) {
-        const struct iovec *iov = netdev_linux_reseg_iov(&r, k);
-        const struct virtio_net_hdr *vnet = iov[0].iov_base;
-        struct dp_packet *ref = outs.packets[k];
-        uint16_t segsz = dp_packet_get_tso_segsz(ref);
-        const uint8_t *payload = iov[2].iov_base;
-        size_t size = iov[1].iov_len + iov[2].iov_len;
-        uint8_t *frame, *want;
-
-        if (iov[0].iov_len != sizeof *vnet || iov[1].iov_len != plan.hdr_len
-            || payload < (const uint8_t *) dp_packet_data(in)
-            || (payload + iov[2].iov_len
-                > (const uint8_t *) dp_packet_tail(in))) {
-            zc_fail(c->no, "output %"PRIu32": buffers are not a virtio-net "
-                    "header, headers and a slice of the input", k);
-        }
-        if (size != dp_packet_size(ref)) {
-            zc_fail(c->no, "output %"PRIu32": %"PRIuSIZE" bytes, copy has "
-                    "%"PRIu32, k, size, dp_packet_size(ref));
-        }
-
-        frame = xmalloc(size);
-        memcpy(frame, iov[1].iov_base, iov[1].iov_len);
-        memcpy(frame + iov[1].iov_len, payload, iov[2].iov_len);
-
-        /* The virtio-net header. */
-        if (!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
-            || vnet->csum_start != plan.l4_ofs
-            || vnet->csum_offset != offsetof(struct tcp_header, tcp_csum)
-            || vnet->gso_size != segsz
-            || vnet->gso_type != (!segsz ? VIRTIO_NET_HDR_GSO_NONE
-                                  : c->ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6
-                                  : VIRTIO_NET_HDR_GSO_TCPV4)
-            || (segsz && vnet->hdr_len != plan.hdr_len)) {
-            zc_fail(c->no, "output %"PRIu32": virtio-net header flags %#x "
-                    "csum %u+%u gso type %u size %u hdr_len %u, copy has "
-                    "segment size %u", k, vnet->flags, vnet->csum_start,
-                    vnet->csum_offset, vnet->gso_type, vnet->gso_size,
-                    vnet->hdr_len, segsz);
-        }
-
-        /* Complete the checksums of both, the device's way and Open
-         * vSwitch's way: then the frames are the same, byte for byte. */
-        ovs_be16 dev_csum = device_csum(frame, size, plan.l4_ofs);
-
-        memcpy(frame + csum_ofs, &dev_csum, sizeof dev_csum);
-        if (!c->ipv6) {
-            /* packet_tcp_complete_csum() takes the length from the IPv4
-             * header, which is 0 over 64 KiB. */
-            struct tcp_header *tcp = dp_packet_l4(ref);
-            size_t l4_size = dp_packet_l4_size(ref);
-
-            tcp->tcp_csum = 0;
-            tcp->tcp_csum = csum_finish(csum_continue(
-                packet_csum_pseudoheader_l4len(dp_packet_l3(ref), l4_size),
-                tcp, l4_size));
-            dp_packet_ip_set_header_csum(ref, false);
-        } else {
-            packet_tcp_complete_csum(ref, false);
-        }
-        want = dp_packet_data(ref);
-        if (memcmp(frame, want, size)) {
-            size_t i = 0;
-
-            while (frame[i] == want[i]) {
-                i++;
-            }
-            zc_fail(c->no, "output %"PRIu32" of %"PRIu32" (%"PRIuSIZE
-                    " bytes, segment size %u) differs from the copy at "
-                    "byte %"PRIuSIZE" (TCP checksum at %"PRIuSIZE")",
-                    k, plan.n_out, size, segsz, i, csum_ofs);
-        }
-        free(frame);
-        *n_single += !segsz;
-    }
-
-    *n_cut += plan.n_out > 1;
-    *n_outputs += plan.n_out;
-    netdev_linux_reseg_destroy(&r);
-    dp_packet_delete_batch(&outs, true);
-    dp_packet_batch_destroy(&outs);
-    dp_packet_delete(in);
-}
-
 static void
 test_bigtcp_reseg_zerocopy_main(int argc, char *argv[])
 {
-    uint32_t n_cut = 0, n_outputs = 0, n_single = 0;
+    struct bigtcp_reseg_zc_stats stats;
     uint32_t n_cases = 2000;
     uint32_t seed = 1;
 
@@ -245,15 +75,16 @@ test_bigtcp_reseg_zerocopy_main(int argc, char *argv[])
     }
     random_set_seed(seed);
 
+    memset(&stats, 0, sizeof stats);
     for (uint32_t i = 0; i < n_cases; i++) {
         struct bigtcp_reseg_case c;
 
         zc_random_case(&c, i);
-        check_case(&c, &n_cut, &n_outputs, &n_single);
+        bigtcp_reseg_zc_run_case(&c, &stats);
     }
     printf("%"PRIu32" cases passed\n", n_cases);
     printf("cut %"PRIu32" into %"PRIu32" outputs (%"PRIu32" single-segment)\n",
-           n_cut, n_outputs, n_single);
+           stats.cut, stats.outputs, stats.single);
 }
 
 OVSTEST_REGISTER("test-bigtcp-reseg-zerocopy",

@@ -1,0 +1,187 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* The checks of zero-copy resegmentation, shared by "ovstest
+ * test-bigtcp-reseg-zerocopy" and the fuzz target fuzz-bigtcp-reseg.  See
+ * bigtcp-reseg-zc-check.h. */
+
+#include <config.h>
+#undef NDEBUG
+#include "bigtcp-reseg-zc-check.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/virtio_net.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bigtcp-reseg-check.h"
+#include "csum.h"
+#include "dp-packet.h"
+#include "dp-packet-reseg.h"
+#include "netdev-linux-reseg.h"
+#include "packets.h"
+#include "util.h"
+
+static void OVS_PRINTF_FORMAT(2, 3) OVS_NO_RETURN
+zc_fail(uint32_t no, const char *format, ...)
+{
+    va_list args;
+
+    fprintf(stderr, "case %"PRIu32": ", no);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    putc('\n', stderr);
+    ovs_fatal(0, "zero-copy resegmentation check failed");
+}
+
+/* The checksum that a device completes from 'start' in 'frame' of 'len'
+ * bytes, the checksum field holding the pseudo-header sum. */
+static ovs_be16
+device_csum(const uint8_t *frame, size_t len, size_t start)
+{
+    return csum_finish(csum_continue(0, frame + start, len - start));
+}
+
+/* Cuts the packet of case 'c' for its bound both ways, zero copy and
+ * copying, and checks the zero-copy outputs against the copying ones (see
+ * bigtcp-reseg-zc-check.h).  Aborts on a failure.  Counts what ran in
+ * '*stats'. */
+void
+bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *c,
+                         struct bigtcp_reseg_zc_stats *stats)
+{
+    struct dp_packet_reseg_plan plan;
+    struct netdev_linux_reseg r;
+    struct dp_packet_batch outs;
+    struct dp_packet *in, *copy;
+    size_t csum_ofs;
+    int mtu;
+
+    in = bigtcp_reseg_build_packet(c);
+    if (!dp_packet_reseg_plan(in, c->max_size, c->max_segs, &plan)) {
+        stats->not_possible++;
+        dp_packet_delete(in);
+        return;
+    }
+    csum_ofs = plan.l4_ofs + offsetof(struct tcp_header, tcp_csum);
+
+    /* The smallest MTU that takes the segments (netdev-linux allows for a
+     * VLAN tag over the MTU), and one byte less: refused. */
+    mtu = plan.hdr_len + plan.mss - ETH_HEADER_LEN - VLAN_HEADER_LEN;
+    if (netdev_linux_reseg_init(&r, &plan, in, mtu - 1) != EMSGSIZE) {
+        zc_fail(c->no, "a segment over the MTU was not refused");
+    }
+    netdev_linux_reseg_destroy(&r);
+
+    if (netdev_linux_reseg_init(&r, &plan, in, mtu)) {
+        zc_fail(c->no, "netdev_linux_reseg_init() failed");
+    }
+
+    copy = dp_packet_clone(in);
+    dp_packet_set_tso_segsz(copy, c->mss);
+    dp_packet_batch_init(&outs);
+    if (dp_packet_reseg(copy, c->max_size, c->max_segs, &outs) != plan.n_out) {
+        zc_fail(c->no, "the two paths make different numbers of outputs");
+    }
+
+    for (uint32_t k = 0; k < plan.n_out; k++) {
+        const struct iovec *iov = netdev_linux_reseg_iov(&r, k);
+        const struct virtio_net_hdr *vnet = iov[0].iov_base;
+        struct dp_packet *ref = outs.packets[k];
+        uint16_t segsz = dp_packet_get_tso_segsz(ref);
+        const uint8_t *payload = iov[2].iov_base;
+        size_t size = iov[1].iov_len + iov[2].iov_len;
+        uint8_t *frame, *want;
+
+        if (iov[0].iov_len != sizeof *vnet || iov[1].iov_len != plan.hdr_len
+            || payload < (const uint8_t *) dp_packet_data(in)
+            || (payload + iov[2].iov_len
+                > (const uint8_t *) dp_packet_tail(in))) {
+            zc_fail(c->no, "output %"PRIu32": buffers are not a virtio-net "
+                    "header, headers and a slice of the input", k);
+        }
+        if (size != dp_packet_size(ref)) {
+            zc_fail(c->no, "output %"PRIu32": %"PRIuSIZE" bytes, copy has "
+                    "%"PRIu32, k, size, dp_packet_size(ref));
+        }
+
+        frame = xmalloc(size);
+        memcpy(frame, iov[1].iov_base, iov[1].iov_len);
+        memcpy(frame + iov[1].iov_len, payload, iov[2].iov_len);
+
+        /* The virtio-net header. */
+        if (!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+            || vnet->csum_start != plan.l4_ofs
+            || vnet->csum_offset != offsetof(struct tcp_header, tcp_csum)
+            || vnet->gso_size != segsz
+            || vnet->gso_type != (!segsz ? VIRTIO_NET_HDR_GSO_NONE
+                                  : c->ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6
+                                  : VIRTIO_NET_HDR_GSO_TCPV4)
+            || (segsz && vnet->hdr_len != plan.hdr_len)) {
+            zc_fail(c->no, "output %"PRIu32": virtio-net header flags %#x "
+                    "csum %u+%u gso type %u size %u hdr_len %u, copy has "
+                    "segment size %u", k, vnet->flags, vnet->csum_start,
+                    vnet->csum_offset, vnet->gso_type, vnet->gso_size,
+                    vnet->hdr_len, segsz);
+        }
+
+        /* Complete the checksums of both, the device's way and Open
+         * vSwitch's way: then the frames are the same, byte for byte. */
+        ovs_be16 dev_csum = device_csum(frame, size, plan.l4_ofs);
+
+        memcpy(frame + csum_ofs, &dev_csum, sizeof dev_csum);
+        if (!c->ipv6) {
+            /* packet_tcp_complete_csum() takes the length from the IPv4
+             * header, which is 0 over 64 KiB. */
+            struct tcp_header *tcp = dp_packet_l4(ref);
+            size_t l4_size = dp_packet_l4_size(ref);
+
+            tcp->tcp_csum = 0;
+            tcp->tcp_csum = csum_finish(csum_continue(
+                packet_csum_pseudoheader_l4len(dp_packet_l3(ref), l4_size),
+                tcp, l4_size));
+            dp_packet_ip_set_header_csum(ref, false);
+        } else {
+            packet_tcp_complete_csum(ref, false);
+        }
+        want = dp_packet_data(ref);
+        if (memcmp(frame, want, size)) {
+            size_t i = 0;
+
+            while (frame[i] == want[i]) {
+                i++;
+            }
+            zc_fail(c->no, "output %"PRIu32" of %"PRIu32" (%"PRIuSIZE
+                    " bytes, segment size %u) differs from the copy at "
+                    "byte %"PRIuSIZE" (TCP checksum at %"PRIuSIZE")",
+                    k, plan.n_out, size, segsz, i, csum_ofs);
+        }
+        free(frame);
+        stats->single += !segsz;
+    }
+
+    stats->cut += plan.n_out > 1;
+    stats->outputs += plan.n_out;
+    netdev_linux_reseg_destroy(&r);
+    dp_packet_delete_batch(&outs, true);
+    dp_packet_batch_destroy(&outs);
+    dp_packet_delete(in);
+}
