@@ -162,3 +162,26 @@ bigtcp_ipv6_insert_jumbo(struct dp_packet *b)
     put_16aligned_be32(&hbh->jumbo_len, htonl(payload + sizeof *hbh));
     return sizeof *hbh;
 }
+
+/* Inserts a Hop-by-Hop header with a jumbo payload option behind the fixed
+ * IPv6 header 'ip6', in a buffer of headers: moves the 'rest' bytes of
+ * headers that follow 'ip6' (extension headers and TCP) 8 bytes on, so the
+ * buffer must have room for that.  'payload' is the length of what follows
+ * the IPv6 header, extension and TCP headers and TCP payload, without the
+ * option.  For headers built apart from their payload (zero copy); see
+ * bigtcp_ipv6_insert_jumbo() for a whole packet. */
+void
+bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *ip6, size_t rest,
+                      uint32_t payload)
+{
+    struct jumbo_hbh *hbh = ALIGNED_CAST(struct jumbo_hbh *, ip6 + 1);
+
+    memmove((char *) hbh + sizeof *hbh, hbh, rest);
+    hbh->nexthdr = ip6->ip6_nxt;
+    hbh->hdrlen = 0;
+    hbh->opt_type = JUMBO_OPT_TYPE;
+    hbh->opt_len = JUMBO_OPT_LEN;
+    put_16aligned_be32(&hbh->jumbo_len, htonl(payload + sizeof *hbh));
+    ip6->ip6_nxt = IPPROTO_HOPOPTS;
+    ip6->ip6_plen = htons(0);
+}

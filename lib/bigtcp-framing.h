@@ -45,5 +45,8 @@ struct dp_packet;
 
 int bigtcp_ipv6_strip_jumbo(struct dp_packet *, size_t *stripped);
 size_t bigtcp_ipv6_insert_jumbo(struct dp_packet *);
+struct ovs_16aligned_ip6_hdr;
+void bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *, size_t rest,
+                           uint32_t payload);
 
 #endif /* bigtcp-framing.h */

@@ -22,6 +22,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 
+#include "bigtcp-framing.h"
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
@@ -40,7 +41,9 @@ COVERAGE_DEFINE(netdev_linux_reseg_zerocopy);
  * packet headers with a complete IPv4 header checksum and the TCP checksum
  * left for the kernel (VIRTIO_NET_HDR_F_NEEDS_CSUM, the pseudo-header sum in
  * the checksum field), and its slice of the payload of 'p', which must stay
- * as it is until the buffers are sent.
+ * as it is until the buffers are sent.  An IPv6 output whose payload length
+ * does not fit in 16 bits gets BIG TCP's jumbo option in its headers, as
+ * Linux expects (see bigtcp-framing.h).
  *
  * Returns 0 if successful, EMSGSIZE if the outputs' segments (headers plus
  * MSS) would not fit the port's MTU 'mtu' (the check netdev-linux makes on
@@ -51,7 +54,8 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
                         const struct dp_packet_reseg_plan *plan,
                         const struct dp_packet *p, int mtu)
 {
-    size_t stride = PKT_HDR_OFS + ROUND_UP(plan->hdr_len, 8);
+    size_t stride = PKT_HDR_OFS + ROUND_UP(plan->hdr_len
+                                           + BIGTCP_JUMBO_HBH_LEN, 8);
     int max_packet_len = mtu + ETH_HEADER_LEN + VLAN_HEADER_LEN;
 
     r->plan = *plan;
@@ -67,6 +71,8 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
         struct virtio_net_hdr *vnet;
         struct iovec *iov = netdev_linux_reseg_iov(r, k);
         char *buf = r->hdrs + k * stride;
+        size_t hdr_len = plan->hdr_len;
+        size_t l4_ofs = plan->l4_ofs;
         struct tcp_header *tcp;
         struct ip_header *ip;
         uint32_t ofs, len, l4_len, partial;
@@ -78,27 +84,38 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
         dp_packet_reseg_headers(plan, p, k, hdr, &ofs, &len, &segsz);
 
         ip = ALIGNED_CAST(struct ip_header *, hdr + plan->l3_ofs);
-        tcp = ALIGNED_CAST(struct tcp_header *, hdr + plan->l4_ofs);
         l4_len = plan->hdr_len - plan->l4_ofs + len;
         if (IP_VER(ip->ip_ihl_ver) == 4) {
             ip->ip_csum = csum(ip, IP_IHL(ip->ip_ihl_ver) * 4);
             partial = packet_csum_pseudoheader_l4len(ip, l4_len);
         } else {
-            partial = packet_csum_pseudoheader6_l4len(
-                ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, ip),
-                IPPROTO_TCP, l4_len);
+            struct ovs_16aligned_ip6_hdr *ip6;
+            uint32_t payload;
+
+            ip6 = ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, ip);
+            partial = packet_csum_pseudoheader6_l4len(ip6, IPPROTO_TCP,
+                                                      l4_len);
+            payload = hdr_len - plan->l3_ofs - IPV6_HEADER_LEN + len;
+            if (payload > UINT16_MAX) {
+                /* A BIG TCP packet: Linux expects the jumbo option. */
+                bigtcp_ipv6_jumbo_hdr(ip6, (hdr_len - plan->l3_ofs
+                                            - IPV6_HEADER_LEN), payload);
+                hdr_len += BIGTCP_JUMBO_HBH_LEN;
+                l4_ofs += BIGTCP_JUMBO_HBH_LEN;
+            }
         }
+        tcp = ALIGNED_CAST(struct tcp_header *, hdr + l4_ofs);
         tcp->tcp_csum = ~csum_finish(partial);
 
         vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-        vnet->csum_start = (OVS_FORCE __virtio16) plan->l4_ofs;
+        vnet->csum_start = (OVS_FORCE __virtio16) l4_ofs;
         vnet->csum_offset = (OVS_FORCE __virtio16)
                             offsetof(struct tcp_header, tcp_csum);
         if (segsz) {
             vnet->gso_type = (IP_VER(ip->ip_ihl_ver) == 4
                               ? VIRTIO_NET_HDR_GSO_TCPV4
                               : VIRTIO_NET_HDR_GSO_TCPV6);
-            vnet->hdr_len = (OVS_FORCE __virtio16) plan->hdr_len;
+            vnet->hdr_len = (OVS_FORCE __virtio16) hdr_len;
             vnet->gso_size = (OVS_FORCE __virtio16) segsz;
         } else {
             vnet->gso_type = VIRTIO_NET_HDR_GSO_NONE;
@@ -109,7 +126,7 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
         iov[0].iov_base = vnet;
         iov[0].iov_len = sizeof *vnet;
         iov[1].iov_base = hdr;
-        iov[1].iov_len = plan->hdr_len;
+        iov[1].iov_len = hdr_len;
         iov[2].iov_base = CONST_CAST(char *, dp_packet_data(p)) + ofs;
         iov[2].iov_len = len;
     }

@@ -445,10 +445,8 @@ netdev_tso_limits_set_zerocopy(struct netdev *netdev, bool zerocopy)
  * how, for dp_packet_reseg_headers(); the provider counts what it sends
  * with netdev_tso_limits_count_reseg().
  *
- * Zero copy covers plain (non-tunnel) packets whose outputs need no BIG TCP
- * framing: an IPv6 output whose payload length does not fit in 16 bits
- * would need a jumbo option inserted into its headers, so such packets are
- * copied by netdev_tso_limits_enforce(), as for other providers.
+ * Zero copy covers plain (non-tunnel) TCP packets; tunnel packets get the
+ * copying engine.
  *
  * This does not read other_config:userspace-tso-resegment: when that is
  * off, netdev_tso_limits_enforce() has segmented the packets over the
@@ -461,7 +459,6 @@ netdev_tso_limits_zerocopy_plan(const struct netdev *netdev,
 {
     const struct netdev_tso_limits *l = &netdev->tso_limits;
     uint32_t max_size, max_segs;
-    const struct ip_header *ip;
     bool zerocopy;
 
     if (!dp_packet_get_tso_segsz(p) || dp_packet_tunnel(p)) {
@@ -469,21 +466,8 @@ netdev_tso_limits_zerocopy_plan(const struct netdev *netdev,
     }
     atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
                                     l)->zerocopy, &zerocopy);
-    if (!zerocopy || tso_packet_fits(l, p, &max_size, &max_segs)
-        || !dp_packet_reseg_plan(p, max_size, max_segs, plan)) {
-        return false;
-    }
-
-    ip = dp_packet_l3(p);
-    if (IP_VER(ip->ip_ihl_ver) == 6) {
-        uint32_t out_l3 = (plan->hdr_len - plan->l3_ofs
-                           + plan->segs_per_out * plan->mss);
-
-        if (out_l3 - IPV6_HEADER_LEN > UINT16_MAX) {
-            return false;
-        }
-    }
-    return true;
+    return (zerocopy && !tso_packet_fits(l, p, &max_size, &max_segs)
+            && dp_packet_reseg_plan(p, max_size, max_segs, plan));
 }
 
 /* Counts a TSO packet over 'netdev''s limits that its provider cut, without

@@ -26,11 +26,13 @@
 #include <inttypes.h>
 #include <linux/virtio_net.h>
 #include <netinet/in.h>
+#include <netinet/ip6.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigtcp-framing.h"
 #include "bigtcp-reseg-check.h"
 #include "csum.h"
 #include "dp-packet.h"
@@ -108,34 +110,64 @@ bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *c,
         struct dp_packet *ref = outs.packets[k];
         uint16_t segsz = dp_packet_get_tso_segsz(ref);
         const uint8_t *payload = iov[2].iov_base;
-        size_t size = iov[1].iov_len + iov[2].iov_len;
+        size_t size = plan.hdr_len + iov[2].iov_len;
+        size_t ip6_payload = size - plan.l3_ofs - IPV6_HEADER_LEN;
+        size_t jumbo = (c->ipv6 && ip6_payload > UINT16_MAX
+                        ? BIGTCP_JUMBO_HBH_LEN : 0);
         uint8_t *frame, *want;
 
-        if (iov[0].iov_len != sizeof *vnet || iov[1].iov_len != plan.hdr_len
+        if (iov[0].iov_len != sizeof *vnet
+            || iov[1].iov_len != plan.hdr_len + jumbo
             || payload < (const uint8_t *) dp_packet_data(in)
             || (payload + iov[2].iov_len
                 > (const uint8_t *) dp_packet_tail(in))) {
             zc_fail(c->no, "output %"PRIu32": buffers are not a virtio-net "
-                    "header, headers and a slice of the input", k);
+                    "header, headers%s and a slice of the input", k,
+                    jumbo ? " with a jumbo option" : "");
         }
         if (size != dp_packet_size(ref)) {
             zc_fail(c->no, "output %"PRIu32": %"PRIuSIZE" bytes, copy has "
                     "%"PRIu32, k, size, dp_packet_size(ref));
         }
 
+        /* The frame, without its jumbo option if it has one, after checking
+         * the option (as Linux builds it for BIG TCP: RFC 2675). */
         frame = xmalloc(size);
-        memcpy(frame, iov[1].iov_base, iov[1].iov_len);
-        memcpy(frame + iov[1].iov_len, payload, iov[2].iov_len);
+        if (jumbo) {
+            const uint8_t *h = iov[1].iov_base;
+            const uint8_t *hbh = h + plan.l3_ofs + IPV6_HEADER_LEN;
+            const struct ovs_16aligned_ip6_hdr *ip6 = (const void *) (h
+                + plan.l3_ofs);
+            uint8_t want_hbh[BIGTCP_JUMBO_HBH_LEN] = {
+                IPPROTO_TCP, 0, 0xc2, 4,
+                (ip6_payload + jumbo) >> 24, (ip6_payload + jumbo) >> 16,
+                (ip6_payload + jumbo) >> 8, ip6_payload + jumbo,
+            };
+
+            if (ip6->ip6_nxt != IPPROTO_HOPOPTS || ip6->ip6_plen
+                || memcmp(hbh, want_hbh, sizeof want_hbh)) {
+                zc_fail(c->no, "output %"PRIu32": bad jumbo option", k);
+            }
+            memcpy(frame, h, plan.l3_ofs + IPV6_HEADER_LEN);
+            memcpy(frame + plan.l3_ofs + IPV6_HEADER_LEN, hbh + jumbo,
+                   plan.hdr_len - plan.l3_ofs - IPV6_HEADER_LEN);
+            frame[plan.l3_ofs + offsetof(struct ovs_16aligned_ip6_hdr,
+                                         ip6_nxt)] = IPPROTO_TCP;
+            stats->jumbo++;
+        } else {
+            memcpy(frame, iov[1].iov_base, plan.hdr_len);
+        }
+        memcpy(frame + plan.hdr_len, payload, iov[2].iov_len);
 
         /* The virtio-net header. */
         if (!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
-            || vnet->csum_start != plan.l4_ofs
+            || vnet->csum_start != plan.l4_ofs + jumbo
             || vnet->csum_offset != offsetof(struct tcp_header, tcp_csum)
             || vnet->gso_size != segsz
             || vnet->gso_type != (!segsz ? VIRTIO_NET_HDR_GSO_NONE
                                   : c->ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6
                                   : VIRTIO_NET_HDR_GSO_TCPV4)
-            || (segsz && vnet->hdr_len != plan.hdr_len)) {
+            || (segsz && vnet->hdr_len != plan.hdr_len + jumbo)) {
             zc_fail(c->no, "output %"PRIu32": virtio-net header flags %#x "
                     "csum %u+%u gso type %u size %u hdr_len %u, copy has "
                     "segment size %u", k, vnet->flags, vnet->csum_start,

@@ -83,8 +83,9 @@ test_bigtcp_reseg_zerocopy_main(int argc, char *argv[])
         bigtcp_reseg_zc_run_case(&c, &stats);
     }
     printf("%"PRIu32" cases passed\n", n_cases);
-    printf("cut %"PRIu32" into %"PRIu32" outputs (%"PRIu32" single-segment)\n",
-           stats.cut, stats.outputs, stats.single);
+    printf("cut %"PRIu32" into %"PRIu32" outputs (%"PRIu32" single-segment, "
+           "%"PRIu32" with a jumbo option)\n",
+           stats.cut, stats.outputs, stats.single, stats.jumbo);
 }
 
 OVSTEST_REGISTER("test-bigtcp-reseg-zerocopy",
