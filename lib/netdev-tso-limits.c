@@ -384,19 +384,34 @@ netdev_tso_limits_register_commands(void)
                              netdev_tso_show, NULL);
 }
 
-/* Returns true if TSO packet 'p' is within the TSO limits 'l'.  Otherwise
- * stores the limits that apply to it in '*max_size' and '*max_segs'. */
+/* Returns the flag of the tunnel TSO offload that tunnel packet 'p' needs
+ * from a port. */
+static uint64_t
+tunnel_tso_flag(const struct dp_packet *p)
+{
+    return (dp_packet_tunnel_vxlan(p) ? NETDEV_TX_VXLAN_TNL_TSO
+            : dp_packet_tunnel_geneve(p) ? NETDEV_TX_GENEVE_TNL_TSO
+            : NETDEV_TX_GRE_TNL_TSO);
+}
+
+/* Returns true if TSO packet 'p' is within the TSO limits of 'netdev'.
+ * Otherwise stores the limits that apply to it in '*max_size' and
+ * '*max_segs'.  A tunnel TSO packet is checked, with the limits of its outer
+ * IP version and the whole frame, only if 'netdev' does TSO for its kind of
+ * tunnel; otherwise it is left to the checks of netdev_send(), as
+ * before. */
 static bool
-tso_packet_fits(const struct netdev_tso_limits *l, struct dp_packet *p,
+tso_packet_fits(const struct netdev *netdev, struct dp_packet *p,
                 uint32_t *max_size, uint32_t *max_segs)
 {
     const struct ip_header *ip = dp_packet_l3(p);
 
-    if (!ip || dp_packet_tunnel(p)) {
-        /* Tunnel packets have their own checks in netdev_send(). */
+    if (!ip || (dp_packet_tunnel(p)
+                && !(netdev->ol_flags & tunnel_tso_flag(p)))) {
         return true;
     }
-    netdev_tso_limits_get(l, IP_VER(ip->ip_ihl_ver), max_size, max_segs);
+    netdev_tso_limits_get(&netdev->tso_limits, IP_VER(ip->ip_ihl_ver),
+                          max_size, max_segs);
     return (dp_packet_size(p) <= *max_size
             && dp_packet_gso_nr_segs(p) <= *max_segs);
 }
@@ -428,9 +443,11 @@ netdev_tso_resegment_enabled(void)
 }
 
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
- * must take TSO packets: a packet over the limits is segmented fully in
- * software, as for a port without TSO.  Packets within the limits are left
- * as they are. */
+ * must take TSO packets: a packet over the limits is resegmented into TSO
+ * packets that fit (dp_packet_reseg()), or, if that is turned off or not
+ * possible, segmented fully in software, as for a port without TSO.  This
+ * includes tunnel TSO packets (VXLAN, Geneve, GRE) if 'netdev' does TSO for
+ * their kind of tunnel.  Packets within the limits are left as they are. */
 void
 netdev_tso_limits_enforce(const struct netdev *netdev,
                           struct dp_packet_batch *batch)
@@ -445,7 +462,7 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
 
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         if (dp_packet_get_tso_segsz(packet)
-            && !tso_packet_fits(l, packet, &max_size, &max_segs)) {
+            && !tso_packet_fits(netdev, packet, &max_size, &max_segs)) {
             all_fit = false;
             break;
         }
@@ -461,7 +478,7 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
         uint64_t orig;
 
         if (!dp_packet_get_tso_segsz(packet)
-            || tso_packet_fits(l, packet, &max_size, &max_segs)) {
+            || tso_packet_fits(netdev, packet, &max_size, &max_segs)) {
             dp_packet_batch_add(&out, packet);
             continue;
         }
