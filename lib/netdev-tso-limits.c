@@ -405,13 +405,25 @@ tso_packet_fits(const struct netdev *netdev, struct dp_packet *p,
                 uint32_t *max_size, uint32_t *max_segs)
 {
     const struct ip_header *ip = dp_packet_l3(p);
+    int ip_ver;
 
     if (!ip || (dp_packet_tunnel(p)
                 && !(netdev->ol_flags & tunnel_tso_flag(p)))) {
         return true;
     }
-    netdev_tso_limits_get(&netdev->tso_limits, IP_VER(ip->ip_ihl_ver),
-                          max_size, max_segs);
+    ip_ver = IP_VER(ip->ip_ihl_ver);
+    netdev_tso_limits_get(&netdev->tso_limits, ip_ver, max_size, max_segs);
+    if (dp_packet_tunnel(p)) {
+        /* A tunnel TSO packet has no BIG TCP framing: its outer IP length
+         * (and the UDP length of VXLAN and Geneve) must fit in 16 bits, and
+         * so must its payload for the outer UDP checksum that
+         * packet_udp_tunnel_csum() precomputes for the segments. */
+        uint32_t l3_ofs = (const char *) ip - (const char *) dp_packet_data(p);
+        uint32_t max_ip = (l3_ofs + UINT16_MAX
+                           + (ip_ver == 6 ? IPV6_HEADER_LEN : 0));
+
+        *max_size = MIN(*max_size, max_ip);
+    }
     return (dp_packet_size(p) <= *max_size
             && dp_packet_gso_nr_segs(p) <= *max_segs);
 }
