@@ -80,7 +80,9 @@
  *
  *   - outer IPv4 total length and IPv6 payload length, and the UDP length
  *     of VXLAN and Geneve, from the output's size (0 when it does not fit
- *     in 16 bits, as for the inner lengths);
+ *     in 16 bits, as for the inner lengths, although the callers keep
+ *     tunnel outputs within 16-bit outer lengths: see
+ *     netdev_tso_limits_enforce());
  *
  *   - outer IPv4 ID: the input's outer ID plus the index of the output's
  *     first segment, like the inner ID; the outer IPv4 header checksum
@@ -89,7 +91,8 @@
  *   - outer UDP checksum: left as it is, with its offload flag (partial
  *     when the tunnel has checksums on): the device or
  *     dp_packet_ol_send_prepare() completes it, as for the segments of
- *     dp_packet_gso();
+ *     dp_packet_gso() (for a TSO output, as the checksum of each of its
+ *     segments: see packet_udp_tunnel_csum());
  *
  *   - GRE checksum, when the GRE header has one: computed over the output's
  *     GRE header and what follows, as dp_packet_gso() does for each
