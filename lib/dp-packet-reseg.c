@@ -70,11 +70,40 @@
  *     segments of dp_packet_gso(), so that no device or kernel sees a GSO
  *     packet that is not bigger than its segment size.
  *
- * Tunnel packets are not resegmented: dp_packet_reseg_possible() returns
- * false for them and the caller keeps segmenting them fully, as before.
- * Their outer headers (UDP length, GRE checksum, outer IP length) would
- * need the updates of dp_packet_gso_update_segment() too; that is left for
- * when a tunnel path needs it. */
+ * Tunnel packets (VXLAN, Geneve, GRE; outer IPv4 or IPv6, with inner TCP
+ * over IPv4 or IPv6) are cut the same way, for ports that do tunnel TSO:
+ * 'hdr_len' then runs from the outer Ethernet header to the end of the
+ * inner TCP header, so the bound counts the whole frame, and the rules
+ * above apply to the inner IP and TCP headers.  The outer headers get what
+ * dp_packet_gso_update_segment() gives the outer headers of the output's
+ * first segment:
+ *
+ *   - outer IPv4 total length and IPv6 payload length, and the UDP length
+ *     of VXLAN and Geneve, from the output's size (0 when it does not fit
+ *     in 16 bits, as for the inner lengths, although the callers keep
+ *     tunnel outputs within 16-bit outer lengths: see
+ *     netdev_tso_limits_enforce());
+ *
+ *   - outer IPv4 ID: the input's outer ID plus the index of the output's
+ *     first segment, like the inner ID; the outer IPv4 header checksum
+ *     zeroed and marked partial;
+ *
+ *   - outer UDP checksum: left as it is, with its offload flag (partial
+ *     when the tunnel has checksums on): the device or
+ *     dp_packet_ol_send_prepare() completes it, as for the segments of
+ *     dp_packet_gso() (for a TSO output, as the checksum of each of its
+ *     segments: see packet_udp_tunnel_csum());
+ *
+ *   - GRE checksum, when the GRE header has one: computed over the output's
+ *     GRE header and what follows, as dp_packet_gso() does for each
+ *     segment.
+ *
+ * The inner IPv4 header checksum and the inner TCP checksum are marked
+ * partial (inner offload flags), as dp_packet_gso() marks them.  A tunnel
+ * port that cannot fill an outer UDP checksum gets its UDP tunnel packets
+ * cut on segment boundaries by dp_packet_gso_batch_partial() first (see
+ * netdev_send()); resegmentation keeps that alignment, since every output
+ * but the last is a whole number of segments. */
 
 #include <config.h>
 #include "dp-packet-reseg.h"
@@ -84,6 +113,7 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "csum.h"
 #include "dp-packet.h"
 #include "packets.h"
 #include "util.h"
@@ -91,12 +121,60 @@
 COVERAGE_DEFINE(dp_packet_reseg);
 COVERAGE_DEFINE(dp_packet_reseg_out);
 
+/* Checks the outer headers of tunnel TSO packet 'p' and stores what
+ * 'plan' needs of them.  Returns false if they are not those of a VXLAN,
+ * Geneve or GRE packet over IPv4 or IPv6 with the UDP or GRE header right
+ * after the fixed IP header, as Open vSwitch's tunnel ports build them. */
+static bool
+dp_packet_reseg_plan_outer__(const struct dp_packet *p,
+                             struct dp_packet_reseg_plan *plan)
+{
+    const struct ip_header *ip = dp_packet_l3(p);
+    const char *l4 = dp_packet_l4(p);
+    const char *data = dp_packet_data(p);
+    uint8_t proto, exp_proto;
+    size_t ip_len;
+
+    if (!ip || !l4 || l4 < (const char *) ip) {
+        return false;
+    }
+    if (dp_packet_tunnel_gre(p)) {
+        plan->tunnel = DP_PACKET_RESEG_TNL_GRE;
+        exp_proto = IPPROTO_GRE;
+    } else {
+        plan->tunnel = DP_PACKET_RESEG_TNL_UDP;
+        exp_proto = IPPROTO_UDP;
+    }
+
+    if (IP_VER(ip->ip_ihl_ver) == 4) {
+        ip_len = IP_IHL(ip->ip_ihl_ver) * 4;
+        proto = ip->ip_proto;
+    } else if (IP_VER(ip->ip_ihl_ver) == 6) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = ALIGNED_CAST(
+            const struct ovs_16aligned_ip6_hdr *, ip);
+
+        ip_len = sizeof *ip6;
+        proto = ip6->ip6_nxt;
+    } else {
+        return false;
+    }
+    if (proto != exp_proto || l4 - (const char *) ip != ip_len) {
+        return false;
+    }
+
+    plan->outer_l3_ofs = (const char *) ip - data;
+    plan->outer_l4_ofs = l4 - data;
+    return true;
+}
+
 /* Plans the cutting of TSO packet 'p' into TSO packets of at most
  * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
  * segments each, into '*plan'.  Returns false, leaving '*plan' undefined,
- * if 'p' cannot be resegmented: it is not a plain (non-tunnel) TCP over
- * IPv4 or IPv6 TSO packet, or the bound leaves room for fewer than two
- * segments per output. */
+ * if 'p' cannot be resegmented: it is not TCP over IPv4 or IPv6, plain or
+ * in a VXLAN, Geneve or GRE tunnel over IPv4 or IPv6, or the bound leaves
+ * room for fewer than two segments per output.  For a tunnel packet,
+ * 'plan->tunnel' says which kind, and the offsets and sizes cover the outer
+ * headers too (see the top of this file). */
 bool
 dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
                      uint32_t max_segs, struct dp_packet_reseg_plan *plan)
@@ -105,20 +183,42 @@ dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
     const struct ip_header *ip;
     const char *payload;
     const char *data;
+    const char *tcp;
     uint32_t n_segs;
     size_t hdr_len;
     uint32_t n;
     int ip_ver;
 
-    if (!mss || dp_packet_tunnel(p) || !dp_packet_eth(p)
-        || !dp_packet_l4_proto_tcp(p)) {
+    if (!mss || !dp_packet_eth(p)) {
         return false;
     }
 
-    ip = dp_packet_l3(p);
-    payload = dp_packet_get_tcp_payload(p);
-    if (!ip || !dp_packet_l4(p) || !payload) {
-        return false;
+    if (dp_packet_tunnel(p)) {
+        if (!dp_packet_inner_l4_proto_tcp(p)
+            || !dp_packet_reseg_plan_outer__(p, plan)) {
+            return false;
+        }
+        ip = dp_packet_inner_l3(p);
+        tcp = dp_packet_inner_l4(p);
+        payload = dp_packet_get_inner_tcp_payload(p);
+        if (!ip || !tcp || !payload
+            || (const char *) ip < (const char *) dp_packet_l4(p)) {
+            return false;
+        }
+        plan->payload_len = dp_packet_get_inner_tcp_payload_length(p);
+    } else {
+        if (!dp_packet_l4_proto_tcp(p)) {
+            return false;
+        }
+        plan->tunnel = DP_PACKET_RESEG_TNL_NONE;
+        plan->outer_l3_ofs = plan->outer_l4_ofs = 0;
+        ip = dp_packet_l3(p);
+        tcp = dp_packet_l4(p);
+        payload = dp_packet_get_tcp_payload(p);
+        if (!ip || !tcp || !payload) {
+            return false;
+        }
+        plan->payload_len = dp_packet_get_tcp_payload_length(p);
     }
     ip_ver = IP_VER(ip->ip_ihl_ver);
     if (ip_ver != 4 && ip_ver != 6) {
@@ -127,6 +227,13 @@ dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
 
     data = dp_packet_data(p);
     hdr_len = payload - data;
+    if (plan->tunnel == DP_PACKET_RESEG_TNL_GRE
+        && (hdr_len - plan->outer_l4_ofs) % 2) {
+        /* The GRE checksum continues over the payload on a 16-bit word
+         * boundary.  Ethernet, IP, TCP and GRE headers never make an odd
+         * length. */
+        return false;
+    }
     if (max_size <= hdr_len) {
         return false;
     }
@@ -137,8 +244,7 @@ dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
 
     plan->hdr_len = hdr_len;
     plan->l3_ofs = (const char *) ip - data;
-    plan->l4_ofs = (const char *) dp_packet_l4(p) - data;
-    plan->payload_len = dp_packet_get_tcp_payload_length(p);
+    plan->l4_ofs = tcp - data;
     plan->mss = mss;
     plan->segs_per_out = n;
     n_segs = DIV_ROUND_UP(plan->payload_len, mss);
@@ -149,9 +255,10 @@ dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
 /* Returns true if TSO packet 'p' can be cut into TSO packets of at most
  * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
  * segments, with at least two segments of 'p''s segment size (the MSS) in
- * each, except possibly in the last.  Always false for tunnel packets and
- * for anything other than TCP over IPv4 or IPv6: the caller segments those
- * fully (dp_packet_gso()). */
+ * each, except possibly in the last.  Always false for anything other than
+ * TCP over IPv4 or IPv6, plain or in a VXLAN, Geneve or GRE tunnel: the
+ * caller segments those fully (dp_packet_gso()).  Whether the port can
+ * take tunnel TSO packets is for the caller to check. */
 bool
 dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
                          uint32_t max_segs)
@@ -198,29 +305,18 @@ dp_packet_reseg_out_len(const struct dp_packet_reseg_plan *plan, uint32_t k)
     return MIN(out_len, plan->payload_len - k * out_len);
 }
 
-/* Updates 'hdr', a copy of the 'plan->hdr_len' bytes of headers of the
- * input of 'plan', to the headers of output 'k' of 'plan' (see the top of
- * this file).  The IPv4 header checksum is set to 0 and the TCP checksum
- * left as it is: the caller completes both or marks them partial. */
+/* Updates the IPv4 or IPv6 header at 'ip_' for an output in which it covers
+ * 'l3_size' bytes (from the IP header to the end of the output) and whose
+ * first segment is segment number 'first_seg' of the input.  The IPv4 header
+ * checksum is set to 0. */
 static void
-dp_packet_reseg_update__(const struct dp_packet_reseg_plan *plan, uint32_t k,
-                         char *hdr)
+dp_packet_reseg_update_ip__(char *ip_, uint32_t l3_size, uint32_t first_seg)
 {
-    uint32_t payload_ofs = k * plan->segs_per_out * plan->mss;
-    uint32_t len = dp_packet_reseg_out_len(plan, k);
-    uint32_t l3_size = plan->hdr_len - plan->l3_ofs + len;
-    struct ip_header *ip = ALIGNED_CAST(struct ip_header *,
-                                        hdr + plan->l3_ofs);
-    struct tcp_header *tcp = ALIGNED_CAST(struct tcp_header *,
-                                          hdr + plan->l4_ofs);
-    bool first = k == 0;
-    bool last = k == plan->n_out - 1;
-    uint16_t flags;
+    struct ip_header *ip = ALIGNED_CAST(struct ip_header *, ip_);
 
     if (IP_VER(ip->ip_ihl_ver) == 4) {
         ip->ip_tot_len = htons(l3_size <= UINT16_MAX ? l3_size : 0);
-        ip->ip_id = htons(ntohs(ip->ip_id)
-                          + (uint16_t) (k * plan->segs_per_out));
+        ip->ip_id = htons(ntohs(ip->ip_id) + (uint16_t) first_seg);
         ip->ip_csum = 0;
     } else {
         struct ovs_16aligned_ip6_hdr *ip6 = ALIGNED_CAST(
@@ -228,6 +324,41 @@ dp_packet_reseg_update__(const struct dp_packet_reseg_plan *plan, uint32_t k,
         uint32_t plen = l3_size - sizeof *ip6;
 
         ip6->ip6_plen = htons(plen <= UINT16_MAX ? plen : 0);
+    }
+}
+
+/* Updates 'hdr', a copy of the 'plan->hdr_len' bytes of headers of the
+ * input of 'plan', to the headers of output 'k' of 'plan' (see the top of
+ * this file).  The IPv4 header checksums are set to 0 and the TCP checksum,
+ * the outer UDP checksum and the GRE checksum are left as they are: the
+ * caller completes them or marks them partial. */
+static void
+dp_packet_reseg_update__(const struct dp_packet_reseg_plan *plan, uint32_t k,
+                         char *hdr)
+{
+    uint32_t first_seg = k * plan->segs_per_out;
+    uint32_t payload_ofs = first_seg * plan->mss;
+    uint32_t len = dp_packet_reseg_out_len(plan, k);
+    struct tcp_header *tcp = ALIGNED_CAST(struct tcp_header *,
+                                          hdr + plan->l4_ofs);
+    bool first = k == 0;
+    bool last = k == plan->n_out - 1;
+    uint16_t flags;
+
+    dp_packet_reseg_update_ip__(hdr + plan->l3_ofs,
+                                plan->hdr_len - plan->l3_ofs + len,
+                                first_seg);
+    if (plan->tunnel != DP_PACKET_RESEG_TNL_NONE) {
+        dp_packet_reseg_update_ip__(hdr + plan->outer_l3_ofs,
+                                    plan->hdr_len - plan->outer_l3_ofs + len,
+                                    first_seg);
+    }
+    if (plan->tunnel == DP_PACKET_RESEG_TNL_UDP) {
+        struct udp_header *udp = ALIGNED_CAST(struct udp_header *,
+                                              hdr + plan->outer_l4_ofs);
+        uint32_t udp_len = plan->hdr_len - plan->outer_l4_ofs + len;
+
+        udp->udp_len = htons(udp_len <= UINT16_MAX ? udp_len : 0);
     }
 
     put_16aligned_be32(&tcp->tcp_seq,
@@ -254,15 +385,45 @@ dp_packet_reseg_update__(const struct dp_packet_reseg_plan *plan, uint32_t k,
     tcp->tcp_ctl = TCP_CTL(flags, TCP_OFFSET(tcp->tcp_ctl));
 }
 
+/* If 'plan' is for a GRE packet whose GRE header has a checksum, computes
+ * it for the output whose headers are 'hdr' (updated by
+ * dp_packet_reseg_update__()) and whose payload is the 'len' bytes at
+ * 'payload'. */
+static void
+dp_packet_reseg_gre_csum__(const struct dp_packet_reseg_plan *plan,
+                           char *hdr, const void *payload, uint32_t len)
+{
+    struct gre_base_hdr *greh;
+    ovs_be16 *csum_opt;
+    uint32_t partial;
+
+    if (plan->tunnel != DP_PACKET_RESEG_TNL_GRE) {
+        return;
+    }
+    greh = ALIGNED_CAST(struct gre_base_hdr *, hdr + plan->outer_l4_ofs);
+    if (!(greh->flags & htons(GRE_CSUM))) {
+        return;
+    }
+
+    /* The checksum option follows the base header.  The GRE part of the
+     * headers has an even length (see dp_packet_reseg_plan()). */
+    csum_opt = ALIGNED_CAST(ovs_be16 *, greh + 1);
+    *csum_opt = 0;
+    partial = csum_continue(0, greh, plan->hdr_len - plan->outer_l4_ofs);
+    partial = csum_continue(partial, payload, len);
+    *csum_opt = csum_finish(partial);
+}
+
 /* Writes the headers of output 'k' of 'plan', made for packet 'p', into
  * 'hdr', which must have room for 'plan->hdr_len' bytes.  The output is
  * these headers followed by the '*payload_len' bytes of 'p' at offset
  * '*payload_ofs' from the start of its data, with segment size '*segsz' (0
- * if the output is a single segment).  The IPv4 header checksum is 0 and
- * the TCP checksum is the input's: the caller completes both or has the
- * device do it.  'p' is not changed: this is what sends the outputs without
- * copying the payload (see netdev-linux-reseg.c).  'k' must be less than
- * 'plan->n_out'. */
+ * if the output is a single segment).  The IPv4 header checksums are 0 and
+ * the TCP checksum (and for a tunnel packet the outer UDP checksum) is the
+ * input's: the caller completes them or has the device do it.  A GRE
+ * checksum is complete.  'p' is not changed: this is what sends the outputs
+ * without copying the payload (see netdev-linux-reseg.c).  'k' must be less
+ * than 'plan->n_out'. */
 void
 dp_packet_reseg_headers(const struct dp_packet_reseg_plan *plan,
                         const struct dp_packet *p, uint32_t k, void *hdr,
@@ -270,10 +431,13 @@ dp_packet_reseg_headers(const struct dp_packet_reseg_plan *plan,
                         uint16_t *segsz)
 {
     uint32_t len = dp_packet_reseg_out_len(plan, k);
+    uint32_t ofs = plan->hdr_len + k * plan->segs_per_out * plan->mss;
 
     memcpy(hdr, dp_packet_data(p), plan->hdr_len);
     dp_packet_reseg_update__(plan, k, hdr);
-    *payload_ofs = plan->hdr_len + k * plan->segs_per_out * plan->mss;
+    dp_packet_reseg_gre_csum__(plan, hdr,
+                               (const char *) dp_packet_data(p) + ofs, len);
+    *payload_ofs = ofs;
     *payload_len = len;
     *segsz = len > plan->mss ? plan->mss : 0;
 }
@@ -287,17 +451,35 @@ dp_packet_reseg_record(size_t n_out)
     COVERAGE_ADD(dp_packet_reseg_out, n_out);
 }
 
-/* Marks the checksums of output 'out' as partial, for the device or
- * dp_packet_ol_send_prepare() to complete. */
+/* Marks the checksums of output 'out' of 'plan' as partial, for the device
+ * or dp_packet_ol_send_prepare() to complete: for a tunnel packet the
+ * outer IPv4 header checksum and the inner ones, as dp_packet_gso() does
+ * (the outer UDP checksum keeps its flag). */
 static void
-dp_packet_reseg_set_partial__(struct dp_packet *out)
+dp_packet_reseg_set_partial__(const struct dp_packet_reseg_plan *plan,
+                              struct dp_packet *out)
 {
-    const struct ip_header *ip = dp_packet_l3(out);
+    const char *data = dp_packet_data(out);
+    const struct ip_header *ip = ALIGNED_CAST(const struct ip_header *,
+                                              data + plan->l3_ofs);
 
-    if (IP_VER(ip->ip_ihl_ver) == 4) {
-        dp_packet_ip_checksum_set_partial(out);
+    if (plan->tunnel == DP_PACKET_RESEG_TNL_NONE) {
+        if (IP_VER(ip->ip_ihl_ver) == 4) {
+            dp_packet_ip_checksum_set_partial(out);
+        }
+        dp_packet_l4_checksum_set_partial(out);
+    } else {
+        const struct ip_header *outer_ip = ALIGNED_CAST(
+            const struct ip_header *, data + plan->outer_l3_ofs);
+
+        if (IP_VER(outer_ip->ip_ihl_ver) == 4) {
+            dp_packet_ip_checksum_set_partial(out);
+        }
+        if (IP_VER(ip->ip_ihl_ver) == 4) {
+            dp_packet_inner_ip_checksum_set_partial(out);
+        }
+        dp_packet_inner_l4_checksum_set_partial(out);
     }
-    dp_packet_l4_checksum_set_partial(out);
 }
 
 /* Cuts TSO packet 'p' into TSO packets of at most 'max_size' bytes of frame
@@ -339,7 +521,7 @@ dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
                                 &segsz);
         dp_packet_put(out, (const char *) dp_packet_data(p) + ofs, len);
         dp_packet_set_tso_segsz(out, segsz);
-        dp_packet_reseg_set_partial__(out);
+        dp_packet_reseg_set_partial__(&plan, out);
         dp_packet_batch_add(batch, out);
     }
 
@@ -348,7 +530,10 @@ dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
     dp_packet_set_l2_pad_size(p, 0);
     dp_packet_set_size(p, plan.hdr_len + plan.segs_per_out * plan.mss);
     dp_packet_reseg_update__(&plan, 0, dp_packet_data(p));
-    dp_packet_reseg_set_partial__(p);
+    dp_packet_reseg_gre_csum__(&plan, dp_packet_data(p),
+                               (const char *) dp_packet_data(p) + plan.hdr_len,
+                               plan.segs_per_out * plan.mss);
+    dp_packet_reseg_set_partial__(&plan, p);
 
     dp_packet_reseg_record(plan.n_out);
     return plan.n_out;

@@ -29,8 +29,10 @@
  *
  * The outputs are exactly what segmentation would produce, in bigger
  * pieces: segmenting every output fully gives the same segments, byte for
- * byte, as segmenting the input fully.  See dp-packet-reseg.c for the
- * header updates (lengths, IP IDs, sequence numbers, TCP flags). */
+ * byte, as segmenting the input fully.  Tunnel TSO packets (VXLAN, Geneve,
+ * GRE) are cut the same way, their outer headers updated too, for ports
+ * that do tunnel TSO.  See dp-packet-reseg.c for the header updates
+ * (lengths, IP IDs, sequence numbers, TCP flags, outer headers). */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,11 +41,23 @@
 struct dp_packet;
 struct dp_packet_batch;
 
-/* How one TSO packet is cut (see dp_packet_reseg_plan()). */
+/* The kind of tunnel around the TCP packet of a plan. */
+enum dp_packet_reseg_tunnel {
+    DP_PACKET_RESEG_TNL_NONE,   /* Plain TCP over IP. */
+    DP_PACKET_RESEG_TNL_UDP,    /* VXLAN or Geneve: outer IP and UDP. */
+    DP_PACKET_RESEG_TNL_GRE,    /* GRE: outer IP and GRE. */
+};
+
+/* How one TSO packet is cut (see dp_packet_reseg_plan()).  For a tunnel
+ * packet, 'l3_ofs' and 'l4_ofs' are those of the inner (TCP) packet, and
+ * 'hdr_len' covers the outer headers too. */
 struct dp_packet_reseg_plan {
     uint32_t hdr_len;         /* Headers, from Ethernet to the end of TCP. */
     uint32_t l3_ofs;          /* Offset of the IP header in the headers. */
     uint32_t l4_ofs;          /* Offset of the TCP header in the headers. */
+    uint32_t outer_l3_ofs;    /* Tunnel: offset of the outer IP header. */
+    uint32_t outer_l4_ofs;    /* Tunnel: offset of the outer UDP or GRE. */
+    enum dp_packet_reseg_tunnel tunnel;
     uint32_t payload_len;     /* TCP payload of the input, in bytes. */
     uint32_t segs_per_out;    /* Segments in every output but the last. */
     uint32_t n_out;           /* Number of outputs, 1 if the input fits. */

@@ -385,19 +385,46 @@ netdev_tso_limits_register_commands(void)
                              netdev_tso_show, NULL);
 }
 
-/* Returns true if TSO packet 'p' is within the TSO limits 'l'.  Otherwise
- * stores the limits that apply to it in '*max_size' and '*max_segs'. */
+/* Returns the flag of the tunnel TSO offload that tunnel packet 'p' needs
+ * from a port. */
+static uint64_t
+tunnel_tso_flag(const struct dp_packet *p)
+{
+    return (dp_packet_tunnel_vxlan(p) ? NETDEV_TX_VXLAN_TNL_TSO
+            : dp_packet_tunnel_geneve(p) ? NETDEV_TX_GENEVE_TNL_TSO
+            : NETDEV_TX_GRE_TNL_TSO);
+}
+
+/* Returns true if TSO packet 'p' is within the TSO limits of 'netdev'.
+ * Otherwise stores the limits that apply to it in '*max_size' and
+ * '*max_segs'.  A tunnel TSO packet is checked, with the limits of its outer
+ * IP version and the whole frame, only if 'netdev' does TSO for its kind of
+ * tunnel; otherwise it is left to the checks of netdev_send(), as
+ * before. */
 static bool
-tso_packet_fits(const struct netdev_tso_limits *l, const struct dp_packet *p,
+tso_packet_fits(const struct netdev *netdev, const struct dp_packet *p,
                 uint32_t *max_size, uint32_t *max_segs)
 {
     const struct ip_header *ip = dp_packet_l3(p);
+    int ip_ver;
 
-    if (!ip || dp_packet_tunnel(p)) {
-        /* Tunnel packets have their own checks in netdev_send(). */
+    if (!ip || (dp_packet_tunnel(p)
+                && !(netdev->ol_flags & tunnel_tso_flag(p)))) {
         return true;
     }
-    netdev_tso_limits_get(l, IP_VER(ip->ip_ihl_ver), max_size, max_segs);
+    ip_ver = IP_VER(ip->ip_ihl_ver);
+    netdev_tso_limits_get(&netdev->tso_limits, ip_ver, max_size, max_segs);
+    if (dp_packet_tunnel(p)) {
+        /* A tunnel TSO packet has no BIG TCP framing: its outer IP length
+         * (and the UDP length of VXLAN and Geneve) must fit in 16 bits, and
+         * so must its payload for the outer UDP checksum that
+         * packet_udp_tunnel_csum() precomputes for the segments. */
+        uint32_t l3_ofs = (const char *) ip - (const char *) dp_packet_data(p);
+        uint32_t max_ip = (l3_ofs + UINT16_MAX
+                           + (ip_ver == 6 ? IPV6_HEADER_LEN : 0));
+
+        *max_size = MIN(*max_size, max_ip);
+    }
     return (dp_packet_size(p) <= *max_size
             && dp_packet_gso_nr_segs(CONST_CAST(struct dp_packet *, p))
                <= *max_segs);
@@ -466,7 +493,7 @@ netdev_tso_limits_zerocopy_plan(const struct netdev *netdev,
     }
     atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
                                     l)->zerocopy, &zerocopy);
-    return (zerocopy && !tso_packet_fits(l, p, &max_size, &max_segs)
+    return (zerocopy && !tso_packet_fits(netdev, p, &max_size, &max_segs)
             && dp_packet_reseg_plan(p, max_size, max_segs, plan));
 }
 
@@ -486,11 +513,13 @@ netdev_tso_limits_count_reseg(const struct netdev *netdev, size_t n_out)
 }
 
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
- * must take TSO packets: a packet over the limits is resegmented (or
- * segmented fully in software, as for a port without TSO, if that is not
- * possible or not enabled).  Packets within the limits are left as they
- * are, and so are those that the provider resegments itself without
- * copying (see netdev_tso_limits_zerocopy_plan()). */
+ * must take TSO packets: a packet over the limits is resegmented into TSO
+ * packets that fit (dp_packet_reseg()), or, if that is turned off or not
+ * possible, segmented fully in software, as for a port without TSO.  This
+ * includes tunnel TSO packets (VXLAN, Geneve, GRE) if 'netdev' does TSO for
+ * their kind of tunnel.  Packets within the limits are left as they are,
+ * and so are those that the provider resegments itself without copying
+ * (see netdev_tso_limits_zerocopy_plan()). */
 void
 netdev_tso_limits_enforce(const struct netdev *netdev,
                           struct dp_packet_batch *batch)
@@ -506,7 +535,7 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
 
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         if (dp_packet_get_tso_segsz(packet)
-            && !tso_packet_fits(l, packet, &max_size, &max_segs)) {
+            && !tso_packet_fits(netdev, packet, &max_size, &max_segs)) {
             all_fit = false;
             break;
         }
@@ -522,7 +551,7 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
         uint64_t orig;
 
         if (!dp_packet_get_tso_segsz(packet)
-            || tso_packet_fits(l, packet, &max_size, &max_segs)) {
+            || tso_packet_fits(netdev, packet, &max_size, &max_segs)) {
             dp_packet_batch_add(&out, packet);
             continue;
         }

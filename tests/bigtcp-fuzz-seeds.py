@@ -19,11 +19,11 @@ usage: bigtcp-fuzz-seeds.py DIR
 
 Writes DIR/fuzz-bigtcp-rx/ (a virtio-net header and a frame: every case of
 bigtcp-malformed.py, valid TSO packets, and one IPv6 BIG TCP packet with
-its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, see
-tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/ (Interface
-options, one KEY=VALUE a line) and DIR/fuzz-bigtcp-dp-attrs/ (payloads of
-the OVS_DP_ATTR_GSO_STATS netlink attribute).  The files in tests/fuzz-corpus/ were
-written by it; run it again after changing it."""
+its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, 30
+with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
+(Interface options, one KEY=VALUE a line) and DIR/fuzz-bigtcp-dp-attrs/
+(payloads of the OVS_DP_ATTR_GSO_STATS netlink attribute).  The files in
+tests/fuzz-corpus/ were written by it; run it again after changing it."""
 
 import importlib.util
 import os
@@ -69,12 +69,15 @@ def rx_seeds(m):
 
 
 def reseg_seed(kind, ip_opt, tcp_opt, mss, payload, flags, urg, seq, ip_id,
-               max_size, max_segs, seed):
-    return (struct.pack("!BBBH", kind, ip_opt, tcp_opt, mss - 88)
+               max_size, max_segs, seed, tunnel=None, outer_id=0):
+    seed = (struct.pack("!BBBH", kind, ip_opt, tcp_opt, mss - 88)
             + payload.to_bytes(3, "big") + struct.pack("!BHIH", flags, urg,
                                                        seq, ip_id)
             + max_size.to_bytes(3, "big") + max_segs.to_bytes(3, "big")
             + struct.pack("!I", seed))
+    if tunnel is not None:
+        seed += struct.pack("!BH", tunnel, outer_id)
+    return seed
 
 
 def reseg_seeds():
@@ -90,6 +93,15 @@ def reseg_seeds():
                                     54 + 40 + 10000, 65535, 3),
         # A bound too small for two segments.
         "too-small": reseg_seed(0, 0, 0, 9000, 20000, 0, 0, 0, 0, 9000, 1, 4),
+        # VXLAN over IPv4, 512 KiB for a 64 KiB port.
+        "vxlan-big-64k": reseg_seed(0, 0, 3, 1448, 524000, 0, 0, 1, 7,
+                                    65536, 65535, 5, 1, 100),
+        # Geneve with options and checksums over IPv6, inner IPv6.
+        "geneve6-csum": reseg_seed(1, 0, 0, 1400, 200000, 0x03, 0, 3, 0,
+                                   65536, 65535, 6, 0x2e, 65535),
+        # GRE with a checksum and a key over IPv4, bound by segments.
+        "gre-csum-key": reseg_seed(0, 0, 5, 1000, 60000, 0x10, 0, 8, 9,
+                                   524280, 10, 7, 0x1b, 3),
     }
 
 

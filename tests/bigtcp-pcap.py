@@ -15,7 +15,8 @@
 
 """Summarises the TCP frames of a pcap file, one line a frame.
 
-usage: bigtcp-pcap.py [--csum] [--headers] FILE
+usage: bigtcp-pcap.py [--csum] [--headers] [--copy-udp-csum]
+                      [--segment MSS] FILE
 
 Each line is "len=N ip4 id=N iplen=N seq=N flags=F paylen=N" (or "ip6 ..."
 with the IPv6 payload length), where iplen is the length the IP header
@@ -26,6 +27,25 @@ checksum and the TCP checksum, both recomputed over the frame as received.
 With --headers, "vlan=V src=A dst=B ttl=T sport=S dport=D" follows (vlan=-
 without a VLAN tag; ttl is the IPv6 hop limit for IPv6).  Frames that are
 not TCP over IPv4 or IPv6 print "other len=N".
+
+A VXLAN (UDP port 4789), Geneve (6081) or GRE (Ethernet over GRE) frame
+prints its outer headers, "len=N ip4 id=N iplen=N vxlan udplen=N" (or
+"geneve udplen=N", "gre"), then " | " and the summary of the inner frame,
+whose len is the inner frame's.  With --csum, "ocsum=ok" or "ocsum=bad"
+follows the outer headers: the outer IPv4 header checksum and the UDP or
+GRE checksum if the frame has one.
+
+With --segment MSS, every TCP frame with more than MSS bytes of payload,
+plain or in a tunnel, is first segmented as a TSO device segments it, and
+each segment is summarised: lengths (outer ones too), IPv4 IDs (outer and
+inner) counting up from the frame's, sequence numbers, CWR on the first
+segment only, FIN and PSH on the last only, and every checksum the frame
+has (IPv4 headers, TCP, outer UDP if not 0, GRE) recomputed.  With
+--copy-udp-csum, the segments keep the frame's outer UDP checksum instead,
+as a device without outer UDP checksum offload does: Open vSwitch then
+writes the checksum of a segment into a UDP tunnel TSO frame whose
+segments all have the same size (packet_udp_tunnel_csum()), which is not
+the checksum of the whole frame.
 
 Unlike ovs-pcap, records larger than 65535 bytes are read.  A record
 captured with a snapshot length shorter than the frame is summarised from
@@ -75,6 +95,152 @@ def read_pcap(f):
         yield data, max(wirelen, caplen)
 
 
+def put_csum(frame, ofs, start, end, initial=0):
+    """Writes at 'ofs' the checksum of frame[start:end] (with the field at
+    'ofs' zeroed) plus 'initial'."""
+    frame[ofs:ofs + 2] = b"\0\0"
+    value = ~csum16(bytes(frame[start:end]), initial) & 0xffff
+    frame[ofs:ofs + 2] = struct.pack("!H", value)
+
+
+def parse_ip(frame, ofs):
+    """Returns (version, header length, protocol) of the IP header at
+    'ofs', or None."""
+    ver = frame[ofs] >> 4
+    if ver == 4:
+        return 4, (frame[ofs] & 0xf) * 4, frame[ofs + 9]
+    if ver == 6:
+        return 6, 40, frame[ofs + 6]
+    return None
+
+
+def l2_len(frame, ofs):
+    """Returns the offset of the IP header of the Ethernet frame at 'ofs'
+    and its EtherType."""
+    eth_type, = struct.unpack_from("!H", frame, ofs + 12)
+    ofs += 14
+    while eth_type in (0x8100, 0x88a8):
+        eth_type, = struct.unpack_from("!H", frame, ofs + 2)
+        ofs += 4
+    return ofs, eth_type
+
+
+def fix_ip(seg, ofs, ip, end, index):
+    """Updates the IP header at 'ofs' of segment 'seg', which ends at 'end',
+    for segment number 'index'."""
+    ver, hlen, _ = ip
+    if ver == 4:
+        struct.pack_into("!H", seg, ofs + 2, end - ofs)
+        ipid, = struct.unpack_from("!H", seg, ofs + 4)
+        struct.pack_into("!H", seg, ofs + 4, (ipid + index) & 0xffff)
+        put_csum(seg, ofs + 10, ofs, ofs + hlen)
+    else:
+        struct.pack_into("!H", seg, ofs + 4, end - ofs - 40)
+
+
+def pseudo_sum(seg, ofs, ip, l4_len, proto):
+    if ip[0] == 4:
+        addrs = bytes(seg[ofs + 12:ofs + 20])
+    else:
+        addrs = bytes(seg[ofs + 8:ofs + 40])
+    return csum16(addrs + struct.pack("!IxxxB", l4_len, proto))
+
+
+def segment(frame, mss, copy_udp_csum):
+    """Returns the segments of 'frame' of at most 'mss' bytes of TCP
+    payload, as a TSO device makes them, or [frame] if it is not TCP or not
+    over 'mss'."""
+    l3, eth_type = l2_len(frame, 0)
+    if eth_type not in (0x0800, 0x86dd):
+        return [frame]
+    outer = None
+    ip = parse_ip(frame, l3)
+    if ip is None:
+        return [frame]
+    l4 = l3 + ip[1]
+    tunnel = summarise_tunnel(frame, ip[2], l4, b"", b"", len(frame), True,
+                              False)
+    if tunnel:
+        outer = (l3, ip, l4)
+        l3, eth_type = l2_len(frame, tunnel[1])
+        ip = parse_ip(frame, l3)
+        if ip is None:
+            return [frame]
+        l4 = l3 + ip[1]
+    if ip[2] != 6:
+        return [frame]
+    hdr_len = l4 + (frame[l4 + 12] >> 4) * 4
+    payload = frame[hdr_len:]
+    if len(payload) <= mss:
+        return [frame]
+
+    seq, = struct.unpack_from("!I", frame, l4 + 4)
+    flags = frame[l4 + 13]
+    n = (len(payload) + mss - 1) // mss
+    segs = []
+    for i in range(n):
+        seg = bytearray(frame[:hdr_len]) + payload[i * mss:(i + 1) * mss]
+        end = len(seg)
+        struct.pack_into("!I", seg, l4 + 4, (seq + i * mss) & 0xffffffff)
+        seg_flags = flags
+        if i > 0:
+            seg_flags &= ~0x80                  # CWR.
+        if i < n - 1:
+            seg_flags &= ~0x09                  # FIN, PSH.
+        seg[l4 + 13] = seg_flags
+        fix_ip(seg, l3, ip, end, i)
+        put_csum(seg, l4 + 16, l4, end,
+                 pseudo_sum(seg, l3, ip, end - l4, 6))
+        if outer:
+            o_l3, o_ip, o_l4 = outer
+            fix_ip(seg, o_l3, o_ip, end, i)
+            if o_ip[2] == 17:
+                struct.pack_into("!H", seg, o_l4 + 4, end - o_l4)
+                if (struct.unpack_from("!H", seg, o_l4 + 6)[0]
+                        and not copy_udp_csum):
+                    put_csum(seg, o_l4 + 6, o_l4, end,
+                             pseudo_sum(seg, o_l3, o_ip, end - o_l4, 17))
+            elif seg[o_l4] & 0x80:
+                put_csum(seg, o_l4 + 4, o_l4, end)
+        segs.append(bytes(seg))
+    return segs
+
+
+def summarise_tunnel(frame, proto, l4, src, dst, wirelen, ip_ok,
+                     check_csum):
+    """Returns the summary of the tunnel header at 'l4' of 'frame' and the
+    offset of the inner frame, or None if it is not a tunnel frame."""
+    if proto == 17 and len(frame) >= l4 + 16:
+        dport, udplen, udpcsum = struct.unpack_from("!HHH", frame, l4 + 2)
+        if dport == 4789:
+            outer, inner = "vxlan udplen=%d" % udplen, l4 + 16
+        elif dport == 6081:
+            outer = "geneve udplen=%d" % udplen
+            inner = l4 + 16 + (frame[l4 + 8] & 0x3f) * 4
+        else:
+            return None
+        csum_ok = True
+        if udpcsum and wirelen == len(frame):
+            seg = frame[l4:]
+            pseudo = src + dst + struct.pack("!IxxxB", len(seg), 17)
+            csum_ok = csum16(seg, csum16(pseudo)) == 0xffff
+    elif proto == 47 and len(frame) >= l4 + 4:
+        gflags, gproto = struct.unpack_from("!HH", frame, l4)
+        if gproto != 0x6558:
+            return None
+        outer = "gre"
+        inner = l4 + 4 + 4 * sum(1 for bit in (0x8000, 0x2000, 0x1000)
+                                 if gflags & bit)
+        csum_ok = True
+        if gflags & 0x8000 and wirelen == len(frame):
+            csum_ok = csum16(frame[l4:]) == 0xffff
+    else:
+        return None
+    if check_csum:
+        outer += " ocsum=%s" % ("ok" if ip_ok and csum_ok else "bad")
+    return outer, inner
+
+
 def summarise(frame, check_csum, headers=False, wirelen=None):
     if wirelen is None:
         wirelen = len(frame)
@@ -114,6 +280,14 @@ def summarise(frame, check_csum, headers=False, wirelen=None):
     else:
         return "other len=%d" % wirelen
 
+    tunnel = summarise_tunnel(frame, proto, l4, src, dst, wirelen, ip_ok,
+                              check_csum)
+    if tunnel:
+        outer, inner = tunnel
+        return "len=%d %s %s | %s" % (
+            wirelen, l3, outer,
+            summarise(frame[inner:], check_csum, headers, wirelen - inner))
+
     if proto != 6:
         return "other len=%d" % wirelen
 
@@ -142,13 +316,23 @@ def main():
     args = sys.argv[1:]
     check_csum = "--csum" in args
     headers = "--headers" in args
-    args = [a for a in args if a not in ("--csum", "--headers")]
+    copy_udp_csum = "--copy-udp-csum" in args
+    args = [a for a in args
+            if a not in ("--csum", "--headers", "--copy-udp-csum")]
+    mss = None
+    if len(args) == 3 and args[0] == "--segment":
+        mss = int(args[1])
+        args = args[2:]
     if len(args) != 1:
         sys.stderr.write(__doc__)
         sys.exit(2)
     with open(args[0], "rb") as f:
         for frame, wirelen in read_pcap(f):
-            print(summarise(frame, check_csum, headers, wirelen))
+            if mss and wirelen == len(frame):
+                for seg in segment(frame, mss, copy_udp_csum):
+                    print(summarise(seg, check_csum, headers))
+            else:
+                print(summarise(frame, check_csum, headers, wirelen))
 
 
 if __name__ == "__main__":

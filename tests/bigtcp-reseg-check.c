@@ -38,6 +38,9 @@
 #include "random.h"
 #include "util.h"
 
+/* The Geneve header without options. */
+#define GENEVE_BASE_LEN 8
+
 static void OVS_PRINTF_FORMAT(2, 3) OVS_NO_RETURN
 fail(const struct bigtcp_reseg_case *c, const char *format, ...)
 {
@@ -50,6 +53,18 @@ fail(const struct bigtcp_reseg_case *c, const char *format, ...)
             c->no, c->ipv6 ? "IPv6" : "IPv4", c->n_vlans, c->ip_opt_len,
             c->tcp_opt_len, c->mss, c->payload_len, c->tcp_flags, c->urg,
             c->seq, c->ip_id, c->df, c->max_size, c->max_segs);
+    if (c->tunnel != BIGTCP_RESEG_TNL_NONE) {
+        static const char *const names[] = {
+            [BIGTCP_RESEG_TNL_VXLAN] = "VXLAN",
+            [BIGTCP_RESEG_TNL_GENEVE] = "Geneve",
+            [BIGTCP_RESEG_TNL_GRE] = "GRE",
+        };
+
+        fprintf(stderr, "in %s over %s, checksum %d, options %"PRIuSIZE
+                ", outer id %"PRIu16": ", names[c->tunnel],
+                c->outer_ipv6 ? "IPv6" : "IPv4", c->tnl_csum,
+                c->tnl_opt_len, c->outer_ip_id);
+    }
     va_start(args, format);
     vfprintf(stderr, format, args);
     va_end(args);
@@ -57,14 +72,51 @@ fail(const struct bigtcp_reseg_case *c, const char *format, ...)
     ovs_abort(0, "bounded resegmentation check failed");
 }
 
-/* Returns the length of the headers of the packets of 'c', from the
- * Ethernet header to the end of the TCP options. */
-size_t
-bigtcp_reseg_case_hdr_len(const struct bigtcp_reseg_case *c)
+/* Returns the length of the headers of the inner packet of 'c' (the only
+ * packet, without a tunnel), from its Ethernet header to the end of the TCP
+ * options. */
+static size_t
+inner_hdr_len(const struct bigtcp_reseg_case *c)
 {
     return (ETH_HEADER_LEN + c->n_vlans * VLAN_HEADER_LEN
             + (c->ipv6 ? IPV6_HEADER_LEN : IP_HEADER_LEN + c->ip_opt_len)
             + TCP_HEADER_LEN + c->tcp_opt_len);
+}
+
+/* Returns the length of the outer IP header of 'c'. */
+static size_t
+outer_ip_len(const struct bigtcp_reseg_case *c)
+{
+    return c->outer_ipv6 ? IPV6_HEADER_LEN : IP_HEADER_LEN;
+}
+
+/* Returns the length of the tunnel headers of 'c', from the outer Ethernet
+ * header to the inner Ethernet header, or 0 without a tunnel. */
+static size_t
+outer_hdr_len(const struct bigtcp_reseg_case *c)
+{
+    size_t len = ETH_HEADER_LEN + outer_ip_len(c);
+
+    switch (c->tunnel) {
+    case BIGTCP_RESEG_TNL_NONE:
+        return 0;
+    case BIGTCP_RESEG_TNL_VXLAN:
+        return len + UDP_HEADER_LEN + sizeof (struct vxlanhdr);
+    case BIGTCP_RESEG_TNL_GENEVE:
+        return len + UDP_HEADER_LEN + GENEVE_BASE_LEN + c->tnl_opt_len;
+    case BIGTCP_RESEG_TNL_GRE:
+        return len + sizeof (struct gre_base_hdr) + (c->tnl_csum ? 4 : 0)
+               + c->tnl_opt_len;
+    }
+    OVS_NOT_REACHED();
+}
+
+/* Returns the length of the headers of the packets of 'c', from the
+ * (outer) Ethernet header to the end of the TCP options. */
+size_t
+bigtcp_reseg_case_hdr_len(const struct bigtcp_reseg_case *c)
+{
+    return outer_hdr_len(c) + inner_hdr_len(c);
 }
 
 /* Writes 'value' at 'p' in network byte order. */
@@ -119,12 +171,137 @@ put_tcp_options(uint8_t *p, size_t len)
     }
 }
 
+/* Wraps packet 'p' of case 'c' in the tunnel headers of 'c', with the
+ * offsets and offload flags that Open vSwitch's tunnel push gives it (see
+ * netdev-native-tnl.c): the inner flags moved to the inner positions, the
+ * outer IPv4 header checksum partial, the outer UDP checksum partial if
+ * there is one. */
+static void
+push_tunnel(const struct bigtcp_reseg_case *c, struct dp_packet *p)
+{
+    size_t outer_len = outer_hdr_len(c);
+    size_t l4_ofs = ETH_HEADER_LEN + outer_ip_len(c);
+    uint16_t inner_l3_ofs = p->l3_ofs + outer_len;
+    uint16_t inner_l4_ofs = p->l4_ofs + outer_len;
+    uint32_t l4_len = outer_len + dp_packet_size(p) - l4_ofs;
+    uint32_t l3_len = l4_len + outer_ip_len(c);
+    bool udp = c->tunnel != BIGTCP_RESEG_TNL_GRE;
+    uint8_t proto = udp ? IPPROTO_UDP : IPPROTO_GRE;
+    uint8_t *data = dp_packet_push_uninit(p, outer_len);
+    uint8_t *l4 = data + l4_ofs;
+
+    /* Ethernet. */
+    random_bytes(data, 2 * ETH_ADDR_LEN);
+    data[0] &= ~1;
+    put_be16(data + 2 * ETH_ADDR_LEN,
+             c->outer_ipv6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
+
+    /* IP. */
+    if (c->outer_ipv6) {
+        struct ovs_16aligned_ip6_hdr *ip6
+            = ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *,
+                           data + ETH_HEADER_LEN);
+        uint32_t plen = l3_len - IPV6_HEADER_LEN;
+
+        random_bytes(ip6, IPV6_HEADER_LEN);
+        put_16aligned_be32(&ip6->ip6_flow,
+                           htonl((6u << 28) | (random_uint32() & 0x0fffffff)));
+        ip6->ip6_plen = htons(plen <= UINT16_MAX ? plen : 0);
+        ip6->ip6_nxt = proto;
+        ip6->ip6_hlim = 64;
+    } else {
+        struct ip_header *ip = ALIGNED_CAST(struct ip_header *,
+                                            data + ETH_HEADER_LEN);
+
+        random_bytes(ip, IP_HEADER_LEN);
+        ip->ip_ihl_ver = IP_IHL_VER(5, 4);
+        ip->ip_tot_len = htons(l3_len <= UINT16_MAX ? l3_len : 0);
+        ip->ip_id = htons(c->outer_ip_id);
+        ip->ip_frag_off = htons(IP_DONT_FRAGMENT);
+        ip->ip_ttl = 64;
+        ip->ip_proto = proto;
+        ip->ip_csum = 0;
+    }
+
+    /* UDP and VXLAN or Geneve, or GRE. */
+    if (udp) {
+        struct udp_header *uh = ALIGNED_CAST(struct udp_header *, l4);
+        uint8_t *tnl = l4 + UDP_HEADER_LEN;
+
+        uh->udp_src = htons(32768 + random_range(28232));
+        uh->udp_dst = htons(c->tunnel == BIGTCP_RESEG_TNL_VXLAN ? 4789 : 6081);
+        uh->udp_len = htons(l4_len <= UINT16_MAX ? l4_len : 0);
+        uh->udp_csum = c->tnl_csum ? htons(1 + random_range(0xfffe)) : 0;
+        if (c->tunnel == BIGTCP_RESEG_TNL_VXLAN) {
+            put_be16(tnl, VXLAN_FLAGS >> 16);
+            put_be16(tnl + 2, 0);
+            put_be16(tnl + 4, random_uint16());
+            put_be16(tnl + 6, (random_uint16() & 0xff00));
+        } else {
+            tnl[0] = c->tnl_opt_len / 4;
+            tnl[1] = 0;
+            put_be16(tnl + 2, ETH_TYPE_TEB);
+            put_be16(tnl + 4, random_uint16());
+            put_be16(tnl + 6, (random_uint16() & 0xff00));
+            random_bytes(tnl + GENEVE_BASE_LEN, c->tnl_opt_len);
+        }
+    } else {
+        uint16_t flags = ((c->tnl_csum ? GRE_CSUM : 0)
+                          | (c->tnl_opt_len ? GRE_KEY : 0));
+        uint8_t *opt = l4 + sizeof (struct gre_base_hdr);
+
+        put_be16(l4, flags);
+        put_be16(l4 + 2, ETH_TYPE_TEB);
+        if (c->tnl_csum) {
+            memset(opt, 0, 4);
+            opt += 4;
+        }
+        random_bytes(opt, c->tnl_opt_len);
+    }
+
+    /* Offsets and offload flags. */
+    p->l2_5_ofs = UINT16_MAX;
+    p->l3_ofs = ETH_HEADER_LEN;
+    p->l4_ofs = l4_ofs;
+    p->inner_l3_ofs = inner_l3_ofs;
+    p->inner_l4_ofs = inner_l4_ofs;
+    p->offloads <<= DP_PACKET_OL_SHIFT_COUNT;
+    if (c->tunnel == BIGTCP_RESEG_TNL_VXLAN) {
+        dp_packet_tunnel_set_vxlan(p);
+    } else if (c->tunnel == BIGTCP_RESEG_TNL_GENEVE) {
+        dp_packet_tunnel_set_geneve(p);
+    } else {
+        dp_packet_tunnel_set_gre(p);
+    }
+    if (!c->outer_ipv6) {
+        dp_packet_ip_checksum_set_partial(p);
+    }
+    if (udp) {
+        dp_packet_l4_proto_set_udp(p);
+        if (c->tnl_csum) {
+            dp_packet_l4_checksum_set_partial(p);
+        } else {
+            dp_packet_l4_checksum_set_good(p);
+        }
+    } else if (c->tnl_csum) {
+        ovs_be16 *csum_opt = ALIGNED_CAST(ovs_be16 *, l4 + 4);
+
+        *csum_opt = csum(l4, l4_len);
+    }
+
+    if (!dp_packet_inner_l4_proto_tcp(p)
+        || dp_packet_get_inner_tcp_payload_length(p) != c->payload_len) {
+        fail(c, "the tunnel input does not parse as expected");
+    }
+}
+
 /* Builds the input packet of 'c', as netdev-linux receives a TSO packet:
- * parsed, with its segment size and a partial L4 checksum. */
+ * parsed, with its segment size and a partial L4 checksum, and pushed into
+ * the tunnel of 'c', if any. */
 struct dp_packet *
 bigtcp_reseg_build_packet(const struct bigtcp_reseg_case *c)
 {
-    size_t hdr_len = bigtcp_reseg_case_hdr_len(c);
+    size_t hdr_len = inner_hdr_len(c);
     size_t l3_ofs = ETH_HEADER_LEN + c->n_vlans * VLAN_HEADER_LEN;
     size_t l4_ofs = hdr_len - TCP_HEADER_LEN - c->tcp_opt_len;
     uint32_t l3_len = hdr_len + c->payload_len - l3_ofs;
@@ -132,7 +309,8 @@ bigtcp_reseg_build_packet(const struct bigtcp_reseg_case *c)
     struct dp_packet *p;
     uint8_t *data;
 
-    p = dp_packet_new_with_headroom(hdr_len + c->payload_len, 64);
+    p = dp_packet_new_with_headroom(hdr_len + c->payload_len,
+                                    64 + outer_hdr_len(c));
     data = dp_packet_put_uninit(p, hdr_len + c->payload_len);
 
     /* Ethernet and VLAN tags. */
@@ -211,7 +389,24 @@ bigtcp_reseg_build_packet(const struct bigtcp_reseg_case *c)
     }
     pkt_metadata_init(&p->md, u32_to_odp(c->no + 1));
     dp_packet_set_rss_hash(p, c->seq ^ c->no);
+    if (c->tunnel != BIGTCP_RESEG_TNL_NONE) {
+        push_tunnel(c, p);
+    }
     return p;
+}
+
+/* Returns the TCP header of 'p': the inner one of a tunnel packet. */
+static struct tcp_header *
+tcp_of(const struct dp_packet *p)
+{
+    return dp_packet_tunnel(p) ? dp_packet_inner_l4(p) : dp_packet_l4(p);
+}
+
+/* Returns the IP header that carries the TCP header of 'p'. */
+static void *
+ip_of(const struct dp_packet *p)
+{
+    return dp_packet_tunnel(p) ? dp_packet_inner_l3(p) : dp_packet_l3(p);
 }
 
 /* Applies to 'segs', the full segmentation by dp_packet_gso_batch() of a
@@ -219,15 +414,16 @@ bigtcp_reseg_build_packet(const struct bigtcp_reseg_case *c)
  * rules that dp_packet_gso() does not apply: CWR only on the first segment,
  * and URG on a later segment only if it starts before the urgent point,
  * with the pointer relative to the segment (as dp-packet-reseg.c
- * documents).  Then completes all checksums in software. */
+ * documents).  Then completes all checksums in software, the GRE checksum
+ * ('gre_csum') last, over the final bytes. */
 static void
 gso_fix_segments(struct dp_packet_batch *segs, uint16_t flags, uint16_t urg,
-                 uint16_t mss)
+                 uint16_t mss, bool gre_csum)
 {
     struct dp_packet *seg;
 
     DP_PACKET_BATCH_FOR_EACH (i, seg, segs) {
-        struct tcp_header *tcp = dp_packet_l4(seg);
+        struct tcp_header *tcp = tcp_of(seg);
         uint16_t seg_flags = TCP_FLAGS(tcp->tcp_ctl);
         uint32_t ofs = i * mss;
 
@@ -244,15 +440,23 @@ gso_fix_segments(struct dp_packet_batch *segs, uint16_t flags, uint16_t urg,
         }
         tcp->tcp_ctl = TCP_CTL(seg_flags, TCP_OFFSET(tcp->tcp_ctl));
         dp_packet_ol_send_prepare(seg, 0);
+        if (gre_csum) {
+            uint8_t *greh = dp_packet_l4(seg);
+            ovs_be16 *csum_opt = ALIGNED_CAST(ovs_be16 *, greh + 4);
+
+            *csum_opt = 0;
+            *csum_opt = csum(greh, dp_packet_l4_size(seg));
+        }
     }
 }
 
-/* Segments 'p' fully (see gso_fix_segments()) and appends the segments to
- * 'out'.  Takes ownership of 'p'. */
+/* Segments 'p', a packet of case 'c', fully (see gso_fix_segments()) and
+ * appends the segments to 'out'.  Takes ownership of 'p'. */
 static void
-segment_fully(struct dp_packet *p, struct dp_packet_batch *out)
+segment_fully(const struct bigtcp_reseg_case *c, struct dp_packet *p,
+              struct dp_packet_batch *out)
 {
-    struct tcp_header *tcp = dp_packet_l4(p);
+    struct tcp_header *tcp = tcp_of(p);
     uint16_t flags = TCP_FLAGS(tcp->tcp_ctl);
     uint16_t urg = ntohs(tcp->tcp_urg);
     uint16_t mss = dp_packet_get_tso_segsz(p);
@@ -263,11 +467,81 @@ segment_fully(struct dp_packet *p, struct dp_packet_batch *out)
     if (mss) {
         dp_packet_gso_batch(&segs);
     }
-    gso_fix_segments(&segs, flags, urg, mss);
+    gso_fix_segments(&segs, flags, urg, mss,
+                     c->tunnel == BIGTCP_RESEG_TNL_GRE && c->tnl_csum);
     DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
         dp_packet_batch_add(out, seg);
     }
     dp_packet_batch_destroy(&segs);
+}
+
+/* Checks the outer headers of output 'k' of 'n_out', 'out', of tunnel case
+ * 'c', whose first segment is segment 'first_seg' of the input: lengths,
+ * outer IPv4 ID, DF bit and checksum flag, UDP length and checksum flag,
+ * GRE checksum, tunnel type and inner offsets. */
+static void
+check_outer(const struct bigtcp_reseg_case *c, const struct dp_packet *out,
+            uint32_t k, uint32_t n_out, uint32_t first_seg)
+{
+    uint32_t l4_len = dp_packet_l4_size(out);
+    uint32_t l3_len = dp_packet_l3_size(out);
+
+    if (c->outer_ipv6) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(out);
+        uint32_t plen = l3_len - IPV6_HEADER_LEN;
+
+        if (ntohs(ip6->ip6_plen) != (plen <= UINT16_MAX ? plen : 0)) {
+            fail(c, "output %"PRIu32" has outer payload length %"PRIu16, k,
+                 ntohs(ip6->ip6_plen));
+        }
+    } else {
+        const struct ip_header *ip = dp_packet_l3(out);
+
+        if (ntohs(ip->ip_tot_len) != (l3_len <= UINT16_MAX ? l3_len : 0)) {
+            fail(c, "output %"PRIu32" has outer total length %"PRIu16, k,
+                 ntohs(ip->ip_tot_len));
+        }
+        if (ntohs(ip->ip_id) != (uint16_t) (c->outer_ip_id + first_seg)) {
+            fail(c, "output %"PRIu32" has outer IP ID %"PRIu16, k,
+                 ntohs(ip->ip_id));
+        }
+        if (ip->ip_frag_off != htons(IP_DONT_FRAGMENT)) {
+            fail(c, "output %"PRIu32" has outer fragment field %#"PRIx16, k,
+                 ntohs(ip->ip_frag_off));
+        }
+        if (n_out > 1 && !dp_packet_ip_checksum_partial(out)) {
+            fail(c, "output %"PRIu32" outer IP checksum not partial", k);
+        }
+    }
+
+    if (c->tunnel == BIGTCP_RESEG_TNL_GRE) {
+        if (c->tnl_csum && csum(dp_packet_l4(out), l4_len)) {
+            fail(c, "output %"PRIu32" has a wrong GRE checksum", k);
+        }
+    } else {
+        const struct udp_header *uh = dp_packet_l4(out);
+
+        if (ntohs(uh->udp_len) != (l4_len <= UINT16_MAX ? l4_len : 0)) {
+            fail(c, "output %"PRIu32" has UDP length %"PRIu16, k,
+                 ntohs(uh->udp_len));
+        }
+        if (!dp_packet_l4_proto_udp(out)
+            || (c->tnl_csum && !dp_packet_l4_checksum_partial(out))
+            || (!c->tnl_csum && (uh->udp_csum
+                                 || dp_packet_l4_checksum_partial(out)))) {
+            fail(c, "output %"PRIu32" has a wrong outer UDP checksum or "
+                 "flags", k);
+        }
+    }
+
+    if ((c->tunnel == BIGTCP_RESEG_TNL_VXLAN && !dp_packet_tunnel_vxlan(out))
+        || (c->tunnel == BIGTCP_RESEG_TNL_GENEVE
+            && !dp_packet_tunnel_geneve(out))
+        || (c->tunnel == BIGTCP_RESEG_TNL_GRE && !dp_packet_tunnel_gre(out))
+        || out->inner_l3_ofs != outer_hdr_len(c) + ETH_HEADER_LEN
+                                + c->n_vlans * VLAN_HEADER_LEN) {
+        fail(c, "output %"PRIu32" lost its tunnel type or inner offsets", k);
+    }
 }
 
 /* Checks output number 'k' of 'n_out', 'out', of case 'c', whose input
@@ -277,13 +551,18 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
              const struct dp_packet *out, uint32_t k, uint32_t n_out,
              uint32_t n, struct bigtcp_reseg_stats *stats)
 {
+    bool tunnel = c->tunnel != BIGTCP_RESEG_TNL_NONE;
     size_t hdr_len = bigtcp_reseg_case_hdr_len(c);
+    size_t outer_len = outer_hdr_len(c);
     uint32_t first_seg = k * n;
     uint32_t ofs = first_seg * c->mss;
     uint32_t len = MIN(n * c->mss, c->payload_len - ofs);
     uint32_t segs = DIV_ROUND_UP(len, c->mss);
-    uint32_t l3_len = hdr_len + len - in->l3_ofs;
-    const struct tcp_header *tcp = dp_packet_l4(out);
+    uint32_t l3_ofs = (char *) ip_of(in) - (char *) dp_packet_data(in);
+    uint32_t l4_ofs = (char *) tcp_of(in) - (char *) dp_packet_data(in);
+    uint32_t l3_len = hdr_len + len - l3_ofs;
+    uint32_t wire_l3_len = hdr_len + len - in->l3_ofs;
+    const struct tcp_header *tcp = tcp_of(out);
     bool last = k == n_out - 1;
     uint16_t exp_flags, exp_urg;
     struct dp_packet *copy;
@@ -302,8 +581,13 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
              dp_packet_get_tso_segsz(out));
     }
     if (out->l3_ofs != in->l3_ofs || out->l4_ofs != in->l4_ofs
-        || (n_out > 1 && !dp_packet_l4_checksum_partial(out))
-        || !dp_packet_l4_proto_tcp(out)) {
+        || out->inner_l3_ofs != in->inner_l3_ofs
+        || out->inner_l4_ofs != in->inner_l4_ofs
+        || (tunnel
+            ? ((n_out > 1 && !dp_packet_inner_l4_checksum_partial(out))
+               || !dp_packet_inner_l4_proto_tcp(out))
+            : ((n_out > 1 && !dp_packet_l4_checksum_partial(out))
+               || !dp_packet_l4_proto_tcp(out)))) {
         fail(c, "output %"PRIu32" has wrong offsets or offload flags", k);
     }
     if (out->md.in_port.odp_port != in->md.in_port.odp_port
@@ -311,10 +595,13 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
         || dp_packet_get_rss_hash(out) != dp_packet_get_rss_hash(in)) {
         fail(c, "output %"PRIu32" lost the input's metadata or hash", k);
     }
+    if (tunnel) {
+        check_outer(c, out, k, n_out, first_seg);
+    }
 
     /* IP. */
     if (c->ipv6) {
-        const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(out);
+        const struct ovs_16aligned_ip6_hdr *ip6 = ip_of(out);
         uint32_t plen = l3_len - IPV6_HEADER_LEN;
 
         if (ntohs(ip6->ip6_plen) != (plen <= UINT16_MAX ? plen : 0)) {
@@ -322,7 +609,7 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
                  ntohs(ip6->ip6_plen));
         }
     } else {
-        const struct ip_header *ip = dp_packet_l3(out);
+        const struct ip_header *ip = ip_of(out);
 
         if (ntohs(ip->ip_tot_len) != (l3_len <= UINT16_MAX ? l3_len : 0)) {
             fail(c, "output %"PRIu32" has total length %"PRIu16, k,
@@ -336,14 +623,15 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
             fail(c, "output %"PRIu32" has fragment field %#"PRIx16, k,
                  ntohs(ip->ip_frag_off));
         }
-        if (n_out > 1 && !dp_packet_ip_checksum_partial(out)) {
+        if (n_out > 1 && !(tunnel ? dp_packet_inner_ip_checksum_partial(out)
+                           : dp_packet_ip_checksum_partial(out))) {
             fail(c, "output %"PRIu32" IP checksum not partial", k);
         }
     }
-    if (l3_len > UINT16_MAX) {
+    if (wire_l3_len > UINT16_MAX) {
         stats->big_outputs++;
     }
-    if (l3_len == UINT16_MAX || l3_len == UINT16_MAX + 1) {
+    if (wire_l3_len == UINT16_MAX || wire_l3_len == UINT16_MAX + 1) {
         stats->limit_outputs++;
     }
 
@@ -378,11 +666,15 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
              exp_urg);
     }
 
-    /* The output, received as it is, parses to the same headers. */
-    copy = dp_packet_clone_data(dp_packet_data(out), dp_packet_size(out));
+    /* The output's (inner) packet, received as it is, parses to the same
+     * headers. */
+    copy = dp_packet_clone_data((const char *) dp_packet_data(out)
+                                + outer_len,
+                                dp_packet_size(out) - outer_len);
     dp_packet_set_tso_segsz(copy, dp_packet_get_tso_segsz(out));
     if (parse_tcp_flags(copy, NULL, NULL, NULL) != exp_flags
-        || copy->l3_ofs != in->l3_ofs || copy->l4_ofs != in->l4_ofs
+        || copy->l3_ofs != l3_ofs - outer_len
+        || copy->l4_ofs != l4_ofs - outer_len
         || dp_packet_get_tcp_payload_length(copy) != len) {
         fail(c, "output %"PRIu32" does not parse as a valid packet", k);
     }
@@ -407,13 +699,16 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
 
     in = bigtcp_reseg_build_packet(c);
 
-    /* Tunnel packets are never resegmented. */
-    tunnel = dp_packet_clone(in);
-    tunnel->offloads |= DP_PACKET_OL_TUNNEL_VXLAN;
-    if (dp_packet_reseg_possible(tunnel, BIGTCP_GSO_MAX_SIZE, 65535)) {
-        fail(c, "resegmentation of a tunnel packet is possible");
+    /* A packet marked as a tunnel packet without the headers of one is
+     * never resegmented. */
+    if (c->tunnel == BIGTCP_RESEG_TNL_NONE) {
+        tunnel = dp_packet_clone(in);
+        tunnel->offloads |= DP_PACKET_OL_TUNNEL_VXLAN;
+        if (dp_packet_reseg_possible(tunnel, BIGTCP_GSO_MAX_SIZE, 65535)) {
+            fail(c, "resegmentation of a false tunnel packet is possible");
+        }
+        dp_packet_delete(tunnel);
     }
-    dp_packet_delete(tunnel);
 
     n = (c->max_size > hdr_len
          ? MIN(c->max_segs, (c->max_size - hdr_len) / c->mss) : 0);
@@ -451,6 +746,7 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
     } else {
         stats->cut++;
         stats->outputs += n_out;
+        stats->tunnel_cut[c->tunnel]++;
     }
     DP_PACKET_BATCH_FOR_EACH (k, out, &outs) {
         check_output(c, orig, out, k, n_out, n, stats);
@@ -458,10 +754,10 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
 
     /* The differential property. */
     dp_packet_batch_init(&ref_segs);
-    segment_fully(orig, &ref_segs);
+    segment_fully(c, orig, &ref_segs);
     dp_packet_batch_init(&out_segs);
     DP_PACKET_BATCH_FOR_EACH (k, out, &outs) {
-        segment_fully(out, &out_segs);
+        segment_fully(c, out, &out_segs);
     }
     if (dp_packet_batch_size(&ref_segs) != n_segs
         || dp_packet_batch_size(&out_segs) != n_segs) {

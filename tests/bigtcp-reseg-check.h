@@ -32,6 +32,11 @@
  * failure, it describes the case and the failure on stderr and aborts, so
  * that a fuzzer keeps the input.
  *
+ * A case may wrap the TCP packet in a VXLAN, Geneve or GRE tunnel over
+ * IPv4 or IPv6, as Open vSwitch's tunnel ports push it; the checks then
+ * cover the outer headers too (lengths, outer IPv4 ID, UDP length, GRE
+ * checksum).
+ *
  * The packet's addresses, header fields that resegmentation does not
  * touch, TCP options and payload come from random.h's generator: seed it
  * (random_set_seed()) for a case to be repeatable. */
@@ -41,6 +46,14 @@
 #include <stdint.h>
 
 struct dp_packet;
+
+/* The tunnel around the TCP packet of a case. */
+enum bigtcp_reseg_tunnel {
+    BIGTCP_RESEG_TNL_NONE,
+    BIGTCP_RESEG_TNL_VXLAN,
+    BIGTCP_RESEG_TNL_GENEVE,
+    BIGTCP_RESEG_TNL_GRE,
+};
 
 /* One random test case. */
 struct bigtcp_reseg_case {
@@ -58,6 +71,13 @@ struct bigtcp_reseg_case {
     bool df;                    /* IPv4 DF bit of the input. */
     uint32_t max_size;          /* Bound: frame size. */
     uint32_t max_segs;          /* Bound: segments. */
+
+    /* Tunnel: the fields above describe the inner packet. */
+    enum bigtcp_reseg_tunnel tunnel;
+    bool outer_ipv6;            /* Outer IPv6 (true) or IPv4 (false). */
+    bool tnl_csum;              /* Outer UDP checksum or GRE checksum. */
+    size_t tnl_opt_len;         /* Geneve options or GRE key, bytes. */
+    uint16_t outer_ip_id;       /* Outer IPv4 ID of the input. */
 };
 
 /* Counts of the kinds of cases that ran, to show that each kind did. */
@@ -72,6 +92,7 @@ struct bigtcp_reseg_stats {
     uint32_t single_last;       /* Last outputs of a single segment. */
     uint32_t urg_cut;           /* Outputs that lost URG. */
     uint32_t urg_moved;         /* Outputs with a moved urgent pointer. */
+    uint32_t tunnel_cut[4];     /* Cut cases, by enum bigtcp_reseg_tunnel. */
 };
 
 size_t bigtcp_reseg_case_hdr_len(const struct bigtcp_reseg_case *);

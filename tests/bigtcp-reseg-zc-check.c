@@ -77,6 +77,12 @@ bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *c,
     size_t csum_ofs;
     int mtu;
 
+    if (c->tunnel != BIGTCP_RESEG_TNL_NONE) {
+        /* Tunnel packets always take the copying engine. */
+        stats->tunnel++;
+        return;
+    }
+
     in = bigtcp_reseg_build_packet(c);
     if (!dp_packet_reseg_plan(in, c->max_size, c->max_segs, &plan)) {
         stats->not_possible++;

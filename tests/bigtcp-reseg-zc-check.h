@@ -51,6 +51,7 @@
 struct bigtcp_reseg_case;
 
 struct bigtcp_reseg_zc_stats {
+    uint32_t tunnel;            /* Tunnel packets: never zero copy. */
     uint32_t not_possible;      /* The bound leaves no room for 2 MSS. */
     uint32_t cut;               /* Cut into two outputs or more. */
     uint32_t outputs;           /* Outputs, of every case. */

@@ -24,11 +24,13 @@
  * copying, as netdev-linux sends it, and checked against the copying
  * engine (tests/bigtcp-reseg-zc-check.h).  A failed check aborts.
  *
- * Input: 27 bytes, read as the fields below; missing bytes are 0, extra
+ * Input: 30 bytes, read as the fields below; missing bytes are 0, extra
  * bytes are ignored.  Every field is folded into the range that the
  * engine's callers guarantee (at least two segments of 88 to 9000 bytes,
  * at most 524280 bytes of frame, options in multiples of 4 bytes), and
- * the bound is anything. */
+ * the bound is anything.  The last 3 bytes put the packet in a tunnel
+ * (VXLAN, Geneve or GRE over IPv4 or IPv6, with or without checksums and
+ * options); an input of 27 bytes or fewer is a plain packet, as before. */
 
 #include <config.h>
 #include "bigtcp-reseg-check.h"
@@ -72,7 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct bigtcp_reseg_stats stats;
     static bool initialized;
     struct bigtcp_reseg_case c;
-    uint32_t kind, flags, max_payload, raw_payload, seed;
+    uint32_t kind, flags, max_payload, raw_payload, tunnel, seed;
 
     if (!initialized) {
         vlog_set_verbosity("off");
@@ -87,10 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.ip_opt_len = c.ipv6 ? 0 : 4 * (take(&data, &size, 1) % 11);
     c.tcp_opt_len = 4 * (take(&data, &size, 1) % 11);
     c.mss = 88 + take(&data, &size, 2) % (9000 - 88 + 1);
-
-    max_payload = BIGTCP_GSO_MAX_SIZE - bigtcp_reseg_case_hdr_len(&c);
     raw_payload = take(&data, &size, 3);
-    c.payload_len = c.mss + 1 + raw_payload % (max_payload - c.mss);
 
     flags = take(&data, &size, 1);
     c.tcp_flags = TCP_ACK;
@@ -108,10 +107,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Addresses, untouched header fields, options and payload. */
     seed = take(&data, &size, 4) | 1;
     random_set_seed(seed);
+
+    /* Tunnel: kind (bits 0-1), outer IPv6 (bit 2), checksums (bit 3),
+     * Geneve options or GRE key (bits 4-7); outer IPv4 ID. */
+    tunnel = take(&data, &size, 1);
+    c.tunnel = tunnel & 3;
+    c.outer_ipv6 = (tunnel >> 2) & 1;
+    c.tnl_csum = (tunnel >> 3) & 1;
+    if (c.tunnel == BIGTCP_RESEG_TNL_GENEVE) {
+        c.tnl_opt_len = 4 * ((tunnel >> 4) % 9);
+    } else if (c.tunnel == BIGTCP_RESEG_TNL_GRE) {
+        c.tnl_opt_len = 4 * ((tunnel >> 4) & 1);
+    }
+    c.outer_ip_id = take(&data, &size, 2);
+
+    max_payload = BIGTCP_GSO_MAX_SIZE - bigtcp_reseg_case_hdr_len(&c);
+    c.payload_len = c.mss + 1 + raw_payload % (max_payload - c.mss);
     bigtcp_reseg_run_case(&c, &stats);
 
     /* The same packet (the same seed) cut without copying, as netdev-linux
-     * sends it, against the copying engine. */
+     * sends it, against the copying engine (plain packets only: tunnel
+     * packets always take the copying engine). */
     random_set_seed(seed);
     bigtcp_reseg_zc_run_case(&c, &zc_stats);
     return 0;

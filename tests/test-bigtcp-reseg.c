@@ -18,8 +18,10 @@
  *
  * "ovstest test-bigtcp-reseg [N [SEED]]" builds N random TSO packets (IPv4
  * with or without options, IPv6, zero to two VLAN tags, TCP options of 0 to
- * 40 bytes, random payload, MSS, IP ID, sequence number and flags) and a
- * random bound for each, and checks:
+ * 40 bytes, random payload, MSS, IP ID, sequence number and flags; in 2
+ * cases of 5 inside a VXLAN, Geneve or GRE tunnel over IPv4 or IPv6, with
+ * or without tunnel checksums, Geneve options or a GRE key) and a random
+ * bound for each, and checks:
  *
  *   - dp_packet_reseg_possible() says yes exactly when the bound leaves
  *     room for two segments per output.
@@ -38,7 +40,8 @@
  * segment (see gso_fix_segments()).  Both sides get the same treatment, so
  * a wrong flag on an output shows up as a mismatch.
  *
- * It prints "N cases passed", then how many cases of each kind ran, and
+ * It prints "N cases passed", then how many cases of each kind ran (and how
+ * many of the cut ones were in each kind of tunnel), and
  * aborts on the first failure, after describing it.  The checks are in
  * bigtcp-reseg-check.c, shared with the fuzz target. */
 
@@ -79,6 +82,21 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
 
     memset(c, 0, sizeof *c);
     c->no = no;
+
+    /* A tunnel in 2 cases of 5: VXLAN, Geneve or GRE, over IPv4 or IPv6,
+     * with or without checksums and options. */
+    if (random_range(5) < 2) {
+        c->tunnel = BIGTCP_RESEG_TNL_VXLAN + random_range(3);
+        c->outer_ipv6 = random_range(2);
+        c->tnl_csum = random_range(2);
+        c->outer_ip_id = random_uint16();
+        if (c->tunnel == BIGTCP_RESEG_TNL_GENEVE) {
+            c->tnl_opt_len = 4 * random_range(9);
+        } else if (c->tunnel == BIGTCP_RESEG_TNL_GRE) {
+            c->tnl_opt_len = 4 * random_range(2);
+        }
+    }
+
     c->ipv6 = random_range(2);
     c->n_vlans = random_range(4) < 2 ? 0 : random_range(2) + 1;
     c->ip_opt_len = c->ipv6 || random_range(4) ? 0 : 4 * random_range(11);
@@ -133,12 +151,13 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
         c->max_segs = random_range(2) ? 65535 : 1 + random_range(n_segs + 1);
         break;
     case 4:
-        /* The last output's IP length right on the 16-bit limit of the
-         * length fields (65535, or 65536, which needs BIG TCP framing),
+        /* The last output's (outer) IP length right on the 16-bit limit of
+         * the length fields (65535, or 65536, which needs BIG TCP framing),
          * after one or more outputs of 'm' segments. */
         if (c->mss < 1500) {
             size_t ip_hdr_len = hdr_len - ETH_HEADER_LEN
-                                - c->n_vlans * VLAN_HEADER_LEN;
+                                - (c->tunnel ? 0
+                                   : c->n_vlans * VLAN_HEADER_LEN);
             uint32_t rest = UINT16_MAX + random_range(2) - ip_hdr_len;
             uint32_t m = DIV_ROUND_UP(rest, c->mss) + random_range(4);
             uint32_t n_full = (BIGTCP_GSO_MAX_SIZE - hdr_len - rest)
@@ -192,6 +211,10 @@ test_bigtcp_reseg_main(int argc, char *argv[])
            ", URG cleared %"PRIu32"\n", stats.not_possible, stats.fits,
            stats.cut, stats.outputs, stats.big_outputs, stats.limit_outputs,
            stats.single_last, stats.urg_moved, stats.urg_cut);
+    printf("cut in a tunnel: VXLAN %"PRIu32", Geneve %"PRIu32", GRE %"PRIu32
+           "\n", stats.tunnel_cut[BIGTCP_RESEG_TNL_VXLAN],
+           stats.tunnel_cut[BIGTCP_RESEG_TNL_GENEVE],
+           stats.tunnel_cut[BIGTCP_RESEG_TNL_GRE]);
 }
 
 OVSTEST_REGISTER("test-bigtcp-reseg", test_bigtcp_reseg_main);
