@@ -792,3 +792,26 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
     dp_packet_batch_destroy(&outs);
 }
 
+
+/* Runs the random cases of an ovstest command with arguments "[N [SEED]]"
+ * in 'argv': seeds the random generator with SEED (default 1), then N times
+ * (default 'n_default') draws a case with 'draw' and checks it with 'check',
+ * which counts what it saw in 'stats'.  Prints "N cases passed" and returns
+ * N.  A failed check aborts. */
+uint32_t
+bigtcp_reseg_run_random(int argc, char *argv[], uint32_t n_default,
+                        bigtcp_reseg_draw_func *draw,
+                        bigtcp_reseg_check_func *check, void *stats)
+{
+    uint32_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : n_default;
+
+    random_set_seed(argc > 2 ? strtoul(argv[2], NULL, 10) : 1);
+    for (uint32_t i = 0; i < n; i++) {
+        struct bigtcp_reseg_case c;
+
+        draw(&c, i);
+        check(&c, stats);
+    }
+    printf("%"PRIu32" cases passed\n", n);
+    return n;
+}

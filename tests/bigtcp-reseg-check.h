@@ -100,4 +100,12 @@ struct dp_packet *bigtcp_reseg_build_packet(const struct bigtcp_reseg_case *);
 void bigtcp_reseg_run_case(const struct bigtcp_reseg_case *,
                            struct bigtcp_reseg_stats *);
 
+/* Runs "[N [SEED]]" random cases: see bigtcp_reseg_run_random(). */
+typedef void bigtcp_reseg_draw_func(struct bigtcp_reseg_case *, uint32_t no);
+typedef void bigtcp_reseg_check_func(const struct bigtcp_reseg_case *,
+                                     void *stats);
+uint32_t bigtcp_reseg_run_random(int argc, char *argv[], uint32_t n_default,
+                                 bigtcp_reseg_draw_func *,
+                                 bigtcp_reseg_check_func *, void *stats);
+
 #endif /* bigtcp-reseg-check.h */

@@ -61,28 +61,19 @@ zc_random_case(struct bigtcp_reseg_case *c, uint32_t no)
 }
 
 static void
+zc_check_case(const struct bigtcp_reseg_case *c, void *stats)
+{
+    bigtcp_reseg_zc_run_case(c, stats);
+}
+
+static void
 test_bigtcp_reseg_zerocopy_main(int argc, char *argv[])
 {
     struct bigtcp_reseg_zc_stats stats;
-    uint32_t n_cases = 2000;
-    uint32_t seed = 1;
-
-    if (argc > 1) {
-        n_cases = strtoul(argv[1], NULL, 10);
-    }
-    if (argc > 2) {
-        seed = strtoul(argv[2], NULL, 10);
-    }
-    random_set_seed(seed);
 
     memset(&stats, 0, sizeof stats);
-    for (uint32_t i = 0; i < n_cases; i++) {
-        struct bigtcp_reseg_case c;
-
-        zc_random_case(&c, i);
-        bigtcp_reseg_zc_run_case(&c, &stats);
-    }
-    printf("%"PRIu32" cases passed\n", n_cases);
+    bigtcp_reseg_run_random(argc, argv, 2000, zc_random_case, zc_check_case,
+                            &stats);
     printf("cut %"PRIu32" into %"PRIu32" outputs (%"PRIu32" single-segment, "
            "%"PRIu32" with a jumbo option)\n",
            stats.cut, stats.outputs, stats.single, stats.jumbo);

@@ -182,29 +182,19 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
 }
 
 static void
+check_case(const struct bigtcp_reseg_case *c, void *stats)
+{
+    bigtcp_reseg_run_case(c, stats);
+}
+
+static void
 test_bigtcp_reseg_main(int argc, char *argv[])
 {
     struct bigtcp_reseg_stats stats;
-    uint32_t n_cases = 10000;
-    uint32_t seed = 1;
-
-    if (argc > 1) {
-        n_cases = strtoul(argv[1], NULL, 10);
-    }
-    if (argc > 2) {
-        seed = strtoul(argv[2], NULL, 10);
-    }
-    random_set_seed(seed);
 
     memset(&stats, 0, sizeof stats);
-    for (uint32_t i = 0; i < n_cases; i++) {
-        struct bigtcp_reseg_case c;
-
-        random_case(&c, i);
-        bigtcp_reseg_run_case(&c, &stats);
-    }
-
-    printf("%"PRIu32" cases passed\n", n_cases);
+    bigtcp_reseg_run_random(argc, argv, 10000, random_case, check_case,
+                            &stats);
     printf("not possible %"PRIu32", fits %"PRIu32", cut %"PRIu32
            " into %"PRIu32" outputs (%"PRIu32" over 64 KiB, %"PRIu32
            " on the limit, %"PRIu32" single-segment last), URG moved %"PRIu32
