@@ -20,15 +20,33 @@
 
 #include <errno.h>
 
+#include "coverage.h"
+#include "dp-packet.h"
+#include "flow.h"
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "openvswitch/ofpbuf.h"
+#include "openvswitch/vlog.h"
+#include "packets.h"
+#include "smap.h"
 #include "util.h"
 
-/* Parses 'nest', an OVS_DP_ATTR_GSO_STATS attribute, into '*stats'.  Both
- * counters must be present as u64 attributes; unknown attributes in the
- * nest (counters that a newer kernel adds) are ignored.  Returns 0 if
- * successful, otherwise EINVAL, and then '*stats' is unchanged. */
+VLOG_DEFINE_THIS_MODULE(dpif_netlink_gso);
+
+COVERAGE_DEFINE(dpif_netlink_gso_upcall);
+COVERAGE_DEFINE(dpif_netlink_gso_upcall_bad);
+COVERAGE_DEFINE(dpif_netlink_gso_execute);
+
+/* Whether GSO-aware upcalls are wanted (other_config:kernel-gso-upcall).
+ * Read and written by the main thread only. */
+static bool gso_upcall_enabled = true;
+
+/* Parses 'nest', an OVS_DP_ATTR_GSO_STATS attribute, into '*stats'.  The
+ * resegmentation counters must be present as u64 attributes; the upcall
+ * counters are set to UINT64_MAX when the kernel does not report them
+ * (an older ovs-bigtcp module).  Unknown attributes in the nest (counters
+ * that a newer kernel adds) are ignored.  Returns 0 if successful,
+ * otherwise EINVAL, and then '*stats' is unchanged. */
 int
 dpif_netlink_gso_stats_parse(const struct nlattr *nest,
                              struct dpif_netlink_gso_stats *stats)
@@ -36,6 +54,14 @@ dpif_netlink_gso_stats_parse(const struct nlattr *nest,
     static const struct nl_policy policy[] = {
         [OVS_DP_GSO_STATS_RESEG] = { .type = NL_A_U64 },
         [OVS_DP_GSO_STATS_RESEG_OUT] = { .type = NL_A_U64 },
+        [OVS_DP_GSO_STATS_UPCALL] = { .type = NL_A_U64, .optional = true },
+        [OVS_DP_GSO_STATS_UPCALL_OUT] = { .type = NL_A_U64,
+                                          .optional = true },
+        [OVS_DP_GSO_STATS_UPCALL_SEG] = { .type = NL_A_U64,
+                                          .optional = true },
+        [OVS_DP_GSO_STATS_UPCALL_SEG_OUT] = { .type = NL_A_U64,
+                                              .optional = true },
+        [OVS_DP_GSO_STATS_EXECUTE] = { .type = NL_A_U64, .optional = true },
     };
     struct nlattr *a[ARRAY_SIZE(policy)];
 
@@ -44,11 +70,20 @@ dpif_netlink_gso_stats_parse(const struct nlattr *nest,
     }
     stats->n_reseg = nl_attr_get_u64(a[OVS_DP_GSO_STATS_RESEG]);
     stats->n_reseg_out = nl_attr_get_u64(a[OVS_DP_GSO_STATS_RESEG_OUT]);
+
+#define GET_OPTIONAL(ATTR) (a[ATTR] ? nl_attr_get_u64(a[ATTR]) : UINT64_MAX)
+    stats->n_upcall = GET_OPTIONAL(OVS_DP_GSO_STATS_UPCALL);
+    stats->n_upcall_out = GET_OPTIONAL(OVS_DP_GSO_STATS_UPCALL_OUT);
+    stats->n_upcall_seg = GET_OPTIONAL(OVS_DP_GSO_STATS_UPCALL_SEG);
+    stats->n_upcall_seg_out = GET_OPTIONAL(OVS_DP_GSO_STATS_UPCALL_SEG_OUT);
+    stats->n_execute = GET_OPTIONAL(OVS_DP_GSO_STATS_EXECUTE);
+#undef GET_OPTIONAL
     return 0;
 }
 
 /* Appends to 'buf' an OVS_DP_ATTR_GSO_STATS attribute that holds 'stats',
- * as the kernel writes it. */
+ * as the kernel writes it (without the counters that are UINT64_MAX, as an
+ * older kernel). */
 void
 dpif_netlink_gso_stats_put(struct ofpbuf *buf,
                            const struct dpif_netlink_gso_stats *stats)
@@ -57,5 +92,129 @@ dpif_netlink_gso_stats_put(struct ofpbuf *buf,
 
     nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG, stats->n_reseg);
     nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG_OUT, stats->n_reseg_out);
+
+#define PUT_OPTIONAL(ATTR, VALUE)               \
+    if ((VALUE) != UINT64_MAX) {                \
+        nl_msg_put_u64(buf, ATTR, VALUE);       \
+    }
+    PUT_OPTIONAL(OVS_DP_GSO_STATS_UPCALL, stats->n_upcall);
+    PUT_OPTIONAL(OVS_DP_GSO_STATS_UPCALL_OUT, stats->n_upcall_out);
+    PUT_OPTIONAL(OVS_DP_GSO_STATS_UPCALL_SEG, stats->n_upcall_seg);
+    PUT_OPTIONAL(OVS_DP_GSO_STATS_UPCALL_SEG_OUT, stats->n_upcall_seg_out);
+    PUT_OPTIONAL(OVS_DP_GSO_STATS_EXECUTE, stats->n_execute);
+#undef PUT_OPTIONAL
     nl_msg_end_nested(buf, offset);
+}
+
+/* Reads other_config:kernel-gso-upcall (default true) from 'other_config'.
+ * dpif-netlink turns the kernel's GSO-aware upcalls on or off to match
+ * (see dpif_netlink_gso_upcall_enabled()). */
+void
+dpif_netlink_gso_upcall_set_config(const struct smap *other_config)
+{
+    bool enable = smap_get_bool(other_config, "kernel-gso-upcall", true);
+
+    if (enable != gso_upcall_enabled) {
+        gso_upcall_enabled = enable;
+        VLOG_INFO("Kernel GSO-aware upcalls %s by configuration.",
+                  enable ? "enabled" : "disabled");
+    }
+}
+
+/* Returns true if the kernel datapath should send TCP GSO packets to
+ * userspace as GSO packets (OVS_DP_F_GSO_UPCALL). */
+bool
+dpif_netlink_gso_upcall_enabled(void)
+{
+    return gso_upcall_enabled;
+}
+
+/* Makes 'packet', received in an upcall together with 'nest' (its
+ * OVS_PACKET_ATTR_GSO attribute), a TSO packet: the attribute's segment
+ * size, the L3 and L4 offsets set and a partial L4 checksum (the kernel
+ * left the pseudo-header checksum in the TCP header).
+ *
+ * The attribute must hold a segment size that is not 0 and a type, TCP over
+ * IPv4 or IPv6, that matches 'packet', which must carry TCP, not in a
+ * fragment, with more than one segment of payload.  Returns 0 if
+ * successful, otherwise EINVAL, and then 'packet' is not a TSO packet. */
+int
+dpif_netlink_gso_upcall_parse(const struct nlattr *nest,
+                              struct dp_packet *packet)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    static const struct nl_policy policy[] = {
+        [OVS_PACKET_GSO_ATTR_SIZE] = { .type = NL_A_U16 },
+        [OVS_PACKET_GSO_ATTR_TYPE] = { .type = NL_A_U32 },
+    };
+    struct nlattr *a[ARRAY_SIZE(policy)];
+    const struct tcp_header *tcp;
+    ovs_be16 dl_type = 0;
+    uint8_t nw_frag = 0;
+    size_t hdr_len;
+    uint16_t segsz;
+    uint32_t type;
+
+    if (!nl_parse_nested(nest, policy, a, ARRAY_SIZE(a))) {
+        goto error;
+    }
+    segsz = nl_attr_get_u16(a[OVS_PACKET_GSO_ATTR_SIZE]);
+    type = nl_attr_get_u32(a[OVS_PACKET_GSO_ATTR_TYPE]);
+    if (!segsz || (type != OVS_PACKET_GSO_TYPE_TCPV4
+                   && type != OVS_PACKET_GSO_TYPE_TCPV6)) {
+        goto error;
+    }
+
+    /* The segment size first: header checks accept an IP length of 0 in a
+     * TSO packet only. */
+    dp_packet_set_tso_segsz(packet, segsz);
+    parse_tcp_flags(packet, &dl_type, &nw_frag, NULL);
+    if (!dp_packet_l4_proto_tcp(packet) || nw_frag
+        || dl_type != htons(type == OVS_PACKET_GSO_TYPE_TCPV4
+                            ? ETH_TYPE_IP : ETH_TYPE_IPV6)) {
+        goto error;
+    }
+    tcp = dp_packet_l4(packet);
+    hdr_len = TCP_OFFSET(tcp->tcp_ctl) * 4;
+    if (hdr_len < TCP_HEADER_LEN
+        || dp_packet_l4_size(packet) <= hdr_len + segsz) {
+        goto error;
+    }
+
+    dp_packet_l4_checksum_set_partial(packet);
+    COVERAGE_INC(dpif_netlink_gso_upcall);
+    return 0;
+
+error:
+    dp_packet_set_tso_segsz(packet, 0);
+    COVERAGE_INC(dpif_netlink_gso_upcall_bad);
+    VLOG_WARN_RL(&rl, "Dropped an upcall with a GSO attribute that does not "
+                 "match its packet.");
+    return EINVAL;
+}
+
+/* If 'packet' is a TSO packet, appends to 'buf' an OVS_PACKET_ATTR_GSO
+ * attribute that describes it, for OVS_PACKET_CMD_EXECUTE: its segment size
+ * and, from its L3 header, its type.  The kernel rebuilds a GSO packet from
+ * it and sets up its checksum. */
+void
+dpif_netlink_gso_execute_put(struct ofpbuf *buf,
+                             const struct dp_packet *packet)
+{
+    uint16_t segsz = dp_packet_get_tso_segsz(packet);
+    const uint8_t *l3 = dp_packet_l3(packet);
+    uint32_t type;
+    size_t offset;
+
+    if (!segsz || !l3 || dp_packet_l3_size(packet) < 1) {
+        return;
+    }
+    type = (*l3 >> 4 == 4 ? OVS_PACKET_GSO_TYPE_TCPV4
+            : OVS_PACKET_GSO_TYPE_TCPV6);
+
+    offset = nl_msg_start_nested_with_flag(buf, OVS_PACKET_ATTR_GSO);
+    nl_msg_put_u16(buf, OVS_PACKET_GSO_ATTR_SIZE, segsz);
+    nl_msg_put_u32(buf, OVS_PACKET_GSO_ATTR_TYPE, type);
+    nl_msg_end_nested(buf, offset);
+    COVERAGE_INC(dpif_netlink_gso_execute);
 }

@@ -17,23 +17,47 @@
 #ifndef DPIF_NETLINK_GSO_H
 #define DPIF_NETLINK_GSO_H 1
 
-/* The kernel datapath's GSO statistics (OVS_DP_ATTR_GSO_STATS, reported by
- * the ovs-bigtcp kernel module), as dpif-netlink reads them. */
+/* The ovs-bigtcp kernel module's GSO support, as dpif-netlink uses it:
+ *
+ *   - Its GSO statistics (OVS_DP_ATTR_GSO_STATS).
+ *
+ *   - GSO-aware upcalls: with the datapath feature OVS_DP_F_GSO_UPCALL, the
+ *     kernel sends a TCP GSO packet to userspace as GSO packets of up to
+ *     64 KiB, each with an OVS_PACKET_ATTR_GSO attribute that gives its
+ *     segment size and type, instead of segmenting it to MSS first.  Such a
+ *     packet becomes a dp_packet with a TSO segment size and a partial L4
+ *     checksum, and goes back to the kernel with the same attribute when it
+ *     is executed.  other_config:kernel-gso-upcall turns the feature off. */
 
+#include <stdbool.h>
 #include <stdint.h>
 
+struct dp_packet;
 struct nlattr;
 struct ofpbuf;
+struct smap;
 
 struct dpif_netlink_gso_stats {
     uint64_t n_reseg;           /* GSO packets resegmented to fit their
                                  * output port. */
     uint64_t n_reseg_out;       /* Packets that resegmentation produced. */
+
+    /* Upcalls.  UINT64_MAX if the kernel does not report them. */
+    uint64_t n_upcall;          /* TCP GSO packets sent up as GSO. */
+    uint64_t n_upcall_out;      /* Upcalls that they became. */
+    uint64_t n_upcall_seg;      /* GSO packets segmented for upcalls. */
+    uint64_t n_upcall_seg_out;  /* Upcalls that they became. */
+    uint64_t n_execute;         /* Packets executed as GSO packets. */
 };
 
 int dpif_netlink_gso_stats_parse(const struct nlattr *,
                                  struct dpif_netlink_gso_stats *);
 void dpif_netlink_gso_stats_put(struct ofpbuf *,
                                 const struct dpif_netlink_gso_stats *);
+
+void dpif_netlink_gso_upcall_set_config(const struct smap *other_config);
+bool dpif_netlink_gso_upcall_enabled(void);
+int dpif_netlink_gso_upcall_parse(const struct nlattr *, struct dp_packet *);
+void dpif_netlink_gso_execute_put(struct ofpbuf *, const struct dp_packet *);
 
 #endif /* dpif-netlink-gso.h */

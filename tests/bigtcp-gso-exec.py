@@ -1,0 +1,197 @@
+#! /usr/bin/env python3
+# Copyright (c) 2026 The ovs-bigtcp authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Sends the kernel datapath one OVS_PACKET_CMD_EXECUTE request with an
+OVS_PACKET_ATTR_GSO attribute, good or malformed, and prints the answer.
+
+usage: bigtcp-gso-exec.py DATAPATH CASE
+
+The packet is a TCP/IPv4 (or, for the v6 cases, TCP/IPv6) packet of 20000
+bytes of payload in an Ethernet frame, executed with no actions (dropped
+after it was built).  CASE picks the attribute:
+
+  good, good6   segment size 1448 (IPv6: 1428), the packet's type
+  flat          a good nest without NLA_F_NESTED
+  empty         a nest without attributes
+  nosize        the type only
+  size0         segment size 0
+  type3         type 3 (none such)
+  v6type        type TCPv6 on the IPv4 packet
+  udp           a UDP packet with type TCPv4
+  small         segment size 20000 (not less than the payload)
+  mtu           segment size 9000 (more than the port's MTU of 1500)
+  iplen         an IP total length 100 bytes short of the packet
+  exthdr        an IPv6 packet with a destination options header
+
+Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
+(or "error=0" if the kernel accepted the request); a missing attribute
+that the kernel names is printed as "miss=TYPE".
+"""
+
+import errno
+import socket
+import struct
+import sys
+
+NETLINK_GENERIC = 16
+NLM_F_REQUEST = 1
+NLM_F_ACK = 4
+NLMSG_ERROR = 2
+GENL_ID_CTRL = 16
+CTRL_CMD_GETFAMILY = 3
+CTRL_ATTR_FAMILY_ID = 1
+CTRL_ATTR_FAMILY_NAME = 2
+SOL_NETLINK = 270
+NETLINK_CAP_ACK = 10
+NETLINK_EXT_ACK = 11
+NLMSGERR_ATTR_MSG = 1
+NLMSGERR_ATTR_MISS_TYPE = 5
+NLA_F_NESTED = 0x8000
+
+OVS_PACKET_CMD_EXECUTE = 3
+OVS_PACKET_ATTR_PACKET = 1
+OVS_PACKET_ATTR_KEY = 2
+OVS_PACKET_ATTR_ACTIONS = 3
+OVS_PACKET_ATTR_GSO = 13
+OVS_PACKET_GSO_ATTR_SIZE = 1
+OVS_PACKET_GSO_ATTR_TYPE = 2
+OVS_KEY_ATTR_ETHERNET = 4
+
+PAYLOAD = 20000
+
+
+def attr(kind, data):
+    length = 4 + len(data)
+    return struct.pack("=HH", length, kind) + data + b"\0" * (-length % 4)
+
+
+def attrs(data):
+    while len(data) >= 4:
+        length, kind = struct.unpack_from("=HH", data)
+        if length < 4:
+            break
+        yield kind & 0x3fff, data[4:length]
+        data = data[(length + 3) & ~3:]
+
+
+def checksum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s > 0xffff:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def frame(case):
+    eth_dst = b"\x02\0\0\0\0\x02"
+    eth_src = b"\x02\0\0\0\0\x01"
+    payload = bytes(i & 0xff for i in range(PAYLOAD))
+    if case == "udp":
+        l4 = struct.pack("!HHHH", 5001, 5201, 8 + PAYLOAD, 0) + payload
+        proto = 17
+    else:
+        # Source and destination ports, sequence, ack, offset 5 and ACK,
+        # window, checksum 0, urgent pointer 0.
+        l4 = struct.pack("!HHIIHHHH", 5001, 5201, 1, 1, 0x5010, 512, 0,
+                         0) + payload
+        proto = 6
+    if case in ("good6", "exthdr"):
+        nxt = 60 if case == "exthdr" else 6
+        ext = struct.pack("!BB6x", 6, 0) if case == "exthdr" else b""
+        ip = struct.pack("!IHBB", 0x60000000, len(ext) + len(l4), nxt, 64)
+        ip += b"\xfc" + b"\0" * 14 + b"\x01" + b"\xfc" + b"\0" * 14 + b"\x02"
+        return eth_dst + eth_src + b"\x86\xdd" + ip + ext + l4
+    tot_len = 20 + len(l4) - (100 if case == "iplen" else 0)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, tot_len, 1, 0x4000, 64, proto,
+                     0, bytes([10, 1, 1, 1]), bytes([10, 1, 1, 2]))
+    ip = ip[:10] + struct.pack("!H", checksum(ip)) + ip[12:]
+    return eth_dst + eth_src + b"\x08\x00" + ip + l4
+
+
+def gso_attr(case):
+    mss = 1428 if case in ("good6", "exthdr") else 1448
+    size = {"size0": 0, "small": PAYLOAD, "mtu": 9000}.get(case, mss)
+    kind = {"type3": 3, "v6type": 2, "good6": 2, "exthdr": 2}.get(case, 1)
+    body = b""
+    if case != "empty":
+        if case != "nosize":
+            body += attr(OVS_PACKET_GSO_ATTR_SIZE, struct.pack("=H", size))
+        body += attr(OVS_PACKET_GSO_ATTR_TYPE, struct.pack("=I", kind))
+    flags = 0 if case == "flat" else NLA_F_NESTED
+    return attr(OVS_PACKET_ATTR_GSO | flags, body)
+
+
+def request(sock, family, cmd, payload, version=1, header=b"", ack=False):
+    """Sends one request and returns the first message of the answer (the
+    answer itself, or with 'ack' the acknowledgement or error)."""
+    body = struct.pack("=BBH", cmd, version, 0) + header + payload
+    flags = NLM_F_REQUEST | (NLM_F_ACK if ack else 0)
+    msg = struct.pack("=IHHII", 16 + len(body), family, flags, 1, 0) + body
+    sock.send(msg)
+    return sock.recv(65536)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.stderr.write(__doc__)
+        sys.exit(2)
+    dp_ifindex = socket.if_nametoindex(sys.argv[1])
+    case = sys.argv[2]
+
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    sock.settimeout(10)
+    sock.bind((0, 0))
+
+    reply = request(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+                    attr(CTRL_ATTR_FAMILY_NAME, b"ovs_packet\0"))
+    family = None
+    for kind, data in attrs(reply[20:]):
+        if kind == CTRL_ATTR_FAMILY_ID:
+            family, = struct.unpack_from("=H", data)
+    if family is None:
+        print("no ovs_packet family")
+        sys.exit(1)
+
+    packet = frame(case)
+    key = attr(OVS_KEY_ATTR_ETHERNET, packet[6:12] + packet[:6])
+    payload = (attr(OVS_PACKET_ATTR_PACKET, packet)
+               + attr(OVS_PACKET_ATTR_KEY | NLA_F_NESTED, key)
+               + attr(OVS_PACKET_ATTR_ACTIONS | NLA_F_NESTED, b"")
+               + gso_attr(case))
+    reply = request(sock, family, OVS_PACKET_CMD_EXECUTE, payload, 1,
+                    struct.pack("=i", dp_ifindex), ack=True)
+
+    length, kind = struct.unpack_from("=IH", reply)
+    if kind != NLMSG_ERROR:
+        print("unexpected reply type %d" % kind)
+        sys.exit(1)
+    error, = struct.unpack_from("=i", reply, 16)
+    out = ["error=%s" % (errno.errorcode.get(-error, str(error))
+                         if error else "0")]
+    # The extended ack attributes follow the echoed request header (only
+    # the header: NETLINK_CAP_ACK).
+    for k, data in attrs(reply[36:length]):
+        if k == NLMSGERR_ATTR_MSG:
+            out.append("msg=%s" % data.rstrip(b"\0").decode())
+        elif k == NLMSGERR_ATTR_MISS_TYPE:
+            out.append("miss=%d" % struct.unpack_from("=I", data)[0])
+    print(" ".join(out))
+
+
+if __name__ == "__main__":
+    main()
