@@ -23,52 +23,15 @@ The attribute is sent empty, as a u64, or as a well-formed nest.  Prints
 "error=0" if the kernel accepted the request).
 """
 
-import errno
-import os
-import socket
 import struct
 import sys
 
-NETLINK_GENERIC = 16
-NLM_F_REQUEST = 1
-NLM_F_ACK = 4
-NLMSG_ERROR = 2
-GENL_ID_CTRL = 16
-CTRL_CMD_GETFAMILY = 3
-CTRL_ATTR_FAMILY_ID = 1
-CTRL_ATTR_FAMILY_NAME = 2
-SOL_NETLINK = 270
-NETLINK_CAP_ACK = 10
-NETLINK_EXT_ACK = 11
-NLMSGERR_ATTR_MSG = 1
+from bigtcp_genl import attr, open_family, request, ack_summary
+
 OVS_DP_CMD_SET = 4
 OVS_DP_ATTR_NAME = 1
 OVS_DP_ATTR_GSO_STATS = 10
 OVS_DP_GSO_STATS_RESEG = 1
-
-
-def attr(kind, data):
-    length = 4 + len(data)
-    return struct.pack("=HH", length, kind) + data + b"\0" * (-length % 4)
-
-
-def attrs(data):
-    while len(data) >= 4:
-        length, kind = struct.unpack_from("=HH", data)
-        if length < 4:
-            break
-        yield kind & 0x3fff, data[4:length]
-        data = data[(length + 3) & ~3:]
-
-
-def request(sock, family, cmd, payload, version=1, header=b"", ack=False):
-    """Sends one request and returns the first message of the answer (the
-    answer itself, or with 'ack' the acknowledgement or error)."""
-    body = struct.pack("=BBH", cmd, version, 0) + header + payload
-    flags = NLM_F_REQUEST | (NLM_F_ACK if ack else 0)
-    msg = struct.pack("=IHHII", 16 + len(body), family, flags, 1, 0) + body
-    sock.send(msg)
-    return sock.recv(65536)
 
 
 def main():
@@ -78,20 +41,7 @@ def main():
     dp = sys.argv[1].encode() + b"\0"
     form = sys.argv[2] if len(sys.argv) == 3 else "u64"
 
-    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
-    sock.bind((0, 0))
-
-    reply = request(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-                    attr(CTRL_ATTR_FAMILY_NAME, b"ovs_datapath\0"))
-    family = None
-    for kind, data in attrs(reply[20:]):
-        if kind == CTRL_ATTR_FAMILY_ID:
-            family, = struct.unpack_from("=H", data)
-    if family is None:
-        print("no ovs_datapath family")
-        sys.exit(1)
+    sock, family = open_family("ovs_datapath")
 
     if form == "empty":
         value = b""
@@ -103,19 +53,10 @@ def main():
     reply = request(sock, family, OVS_DP_CMD_SET, payload, 2,
                     struct.pack("=i", 0), ack=True)
 
-    length, kind = struct.unpack_from("=IH", reply)
-    if kind != NLMSG_ERROR:
-        print("unexpected reply type %d" % kind)
-        sys.exit(1)
-    error, = struct.unpack_from("=i", reply, 16)
-    msg = ""
-    # The extended ack attributes follow the echoed request header (only
-    # the header: NETLINK_CAP_ACK).
-    for k, data in attrs(reply[36:length]):
-        if k == NLMSGERR_ATTR_MSG:
-            msg = data.rstrip(b"\0").decode()
-    name = errno.errorcode.get(-error, str(error)) if error else "0"
-    print("error=%s msg=%s" % (name, msg))
+    out = ack_summary(reply)
+    if not any(w.startswith("msg=") for w in out):
+        out.append("msg=")
+    print(" ".join(w for w in out if not w.startswith("miss=")))
 
 
 if __name__ == "__main__":

@@ -40,25 +40,12 @@ Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
 that the kernel names is printed as "miss=TYPE".
 """
 
-import errno
 import socket
 import struct
 import sys
 
-NETLINK_GENERIC = 16
-NLM_F_REQUEST = 1
-NLM_F_ACK = 4
-NLMSG_ERROR = 2
-GENL_ID_CTRL = 16
-CTRL_CMD_GETFAMILY = 3
-CTRL_ATTR_FAMILY_ID = 1
-CTRL_ATTR_FAMILY_NAME = 2
-SOL_NETLINK = 270
-NETLINK_CAP_ACK = 10
-NETLINK_EXT_ACK = 11
-NLMSGERR_ATTR_MSG = 1
-NLMSGERR_ATTR_MISS_TYPE = 5
-NLA_F_NESTED = 0x8000
+from bigtcp_genl import (NLA_F_NESTED, ack_summary, attr, csum_fold,
+                         open_family, request)
 
 OVS_PACKET_CMD_EXECUTE = 3
 OVS_PACKET_ATTR_PACKET = 1
@@ -70,29 +57,6 @@ OVS_PACKET_GSO_ATTR_TYPE = 2
 OVS_KEY_ATTR_ETHERNET = 4
 
 PAYLOAD = 20000
-
-
-def attr(kind, data):
-    length = 4 + len(data)
-    return struct.pack("=HH", length, kind) + data + b"\0" * (-length % 4)
-
-
-def attrs(data):
-    while len(data) >= 4:
-        length, kind = struct.unpack_from("=HH", data)
-        if length < 4:
-            break
-        yield kind & 0x3fff, data[4:length]
-        data = data[(length + 3) & ~3:]
-
-
-def checksum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s > 0xffff:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 
 
 def frame(case):
@@ -117,7 +81,7 @@ def frame(case):
     tot_len = 20 + len(l4) - (100 if case == "iplen" else 0)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, tot_len, 1, 0x4000, 64, proto,
                      0, bytes([10, 1, 1, 1]), bytes([10, 1, 1, 2]))
-    ip = ip[:10] + struct.pack("!H", checksum(ip)) + ip[12:]
+    ip = ip[:10] + struct.pack("!H", ~csum_fold(ip) & 0xffff) + ip[12:]
     return eth_dst + eth_src + b"\x08\x00" + ip + l4
 
 
@@ -134,16 +98,6 @@ def gso_attr(case):
     return attr(OVS_PACKET_ATTR_GSO | flags, body)
 
 
-def request(sock, family, cmd, payload, version=1, header=b"", ack=False):
-    """Sends one request and returns the first message of the answer (the
-    answer itself, or with 'ack' the acknowledgement or error)."""
-    body = struct.pack("=BBH", cmd, version, 0) + header + payload
-    flags = NLM_F_REQUEST | (NLM_F_ACK if ack else 0)
-    msg = struct.pack("=IHHII", 16 + len(body), family, flags, 1, 0) + body
-    sock.send(msg)
-    return sock.recv(65536)
-
-
 def main():
     if len(sys.argv) != 3:
         sys.stderr.write(__doc__)
@@ -151,21 +105,7 @@ def main():
     dp_ifindex = socket.if_nametoindex(sys.argv[1])
     case = sys.argv[2]
 
-    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
-    sock.settimeout(10)
-    sock.bind((0, 0))
-
-    reply = request(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-                    attr(CTRL_ATTR_FAMILY_NAME, b"ovs_packet\0"))
-    family = None
-    for kind, data in attrs(reply[20:]):
-        if kind == CTRL_ATTR_FAMILY_ID:
-            family, = struct.unpack_from("=H", data)
-    if family is None:
-        print("no ovs_packet family")
-        sys.exit(1)
+    sock, family = open_family("ovs_packet")
 
     packet = frame(case)
     key = attr(OVS_KEY_ATTR_ETHERNET, packet[6:12] + packet[:6])
@@ -176,21 +116,7 @@ def main():
     reply = request(sock, family, OVS_PACKET_CMD_EXECUTE, payload, 1,
                     struct.pack("=i", dp_ifindex), ack=True)
 
-    length, kind = struct.unpack_from("=IH", reply)
-    if kind != NLMSG_ERROR:
-        print("unexpected reply type %d" % kind)
-        sys.exit(1)
-    error, = struct.unpack_from("=i", reply, 16)
-    out = ["error=%s" % (errno.errorcode.get(-error, str(error))
-                         if error else "0")]
-    # The extended ack attributes follow the echoed request header (only
-    # the header: NETLINK_CAP_ACK).
-    for k, data in attrs(reply[36:length]):
-        if k == NLMSGERR_ATTR_MSG:
-            out.append("msg=%s" % data.rstrip(b"\0").decode())
-        elif k == NLMSGERR_ATTR_MISS_TYPE:
-            out.append("miss=%d" % struct.unpack_from("=I", data)[0])
-    print(" ".join(out))
+    print(" ".join(ack_summary(reply)))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ Documentation/robustness.md each."""
 import struct
 import sys
 
+from bigtcp_genl import csum_fold
+
 VIRTIO_NET_HDR_F_NEEDS_CSUM = 1
 GSO_NONE, GSO_TCPV4, GSO_UDP, GSO_TCPV6 = 0, 1, 3, 4
 
@@ -35,15 +37,6 @@ MAC = bytes.fromhex("0a8f394fe073" "8abf7e2f0584")
 SRC4, DST4 = bytes([192, 168, 123, 2]), bytes([192, 168, 123, 1])
 SRC6 = bytes.fromhex("fc00" + "00" * 13 + "02")
 DST6 = bytes.fromhex("fc00" + "00" * 13 + "01")
-
-
-def csum16(data):
-    if len(data) % 2:
-        data += b"\0"
-    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while total > 0xffff:
-        total = (total & 0xffff) + (total >> 16)
-    return total
 
 
 def vnet(flags=0, gso_type=GSO_NONE, hdr_len=0, gso_size=0, csum_start=0,
@@ -67,7 +60,7 @@ def fill_l4_csum(seg, pseudo, proto):
         return seg
     seg = bytearray(seg)
     seg[ofs:ofs + 2] = b"\0\0"
-    c = 0xffff - (csum16(pseudo + bytes(seg)) & 0xffff)
+    c = 0xffff - (csum_fold(pseudo + bytes(seg)) & 0xffff)
     seg[ofs:ofs + 2] = struct.pack("!H", c)
     return bytes(seg)
 
@@ -78,7 +71,7 @@ def ipv4(seg, proto=6, options=b"", tot_len=None):
         tot_len = ihl * 4 + len(seg)
     hdr = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, tot_len, 7, 0x4000,
                       64, proto, 0, SRC4, DST4) + options
-    hdr = hdr[:10] + struct.pack("!H", 0xffff - csum16(hdr)) + hdr[12:]
+    hdr = hdr[:10] + struct.pack("!H", 0xffff - csum_fold(hdr)) + hdr[12:]
     pseudo = SRC4 + DST4 + struct.pack("!BBH", 0, proto, len(seg))
     return hdr + fill_l4_csum(seg, pseudo, proto)
 
