@@ -7,6 +7,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/bigtcp-framing.h \
 	lib/bigtcp-rx.c \
 	lib/bigtcp-rx.h \
+	lib/dp-packet-pool.c \
+	lib/dp-packet-pool.h \
 	lib/dp-packet-reseg.c \
 	lib/dp-packet-reseg.h \
 	lib/dpif-netlink-gso.c \
