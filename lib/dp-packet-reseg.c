@@ -167,6 +167,15 @@ dp_packet_reseg_plan_outer__(const struct dp_packet *p,
     return true;
 }
 
+/* Returns the payload length of output 'k' of 'plan'. */
+static uint32_t
+dp_packet_reseg_out_len(const struct dp_packet_reseg_plan *plan, uint32_t k)
+{
+    uint32_t out_len = plan->segs_per_out * plan->mss;
+
+    return MIN(out_len, plan->payload_len - k * out_len);
+}
+
 /* Plans the cutting of TSO packet 'p' into TSO packets of at most
  * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
  * segments each, into '*plan'.  Returns false, leaving '*plan' undefined,
@@ -249,6 +258,44 @@ dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
     plan->segs_per_out = n;
     n_segs = DIV_ROUND_UP(plan->payload_len, mss);
     plan->n_out = n_segs <= n ? 1 : DIV_ROUND_UP(n_segs, n);
+    plan->first_seg = 0;
+    plan->ends_input = true;
+    return true;
+}
+
+/* Plans the cutting of output 'k' of 'whole' (which must be less than
+ * 'whole->n_out') into outputs of at most 'max_size' bytes of frame and
+ * 'max_segs' segments each, into '*slice', whose outputs are then exactly
+ * those that cutting the input of 'whole' at its output 'k' boundaries and
+ * then at the new bound would give: their headers are made from the
+ * input's, with sequence numbers, IDs and flags as for the segments they
+ * start with.  This is for a sender that learns, only once it has sent
+ * outputs before 'k', that output 'k' is too big for its next hop (see
+ * netdev-linux-reseg.c).  Returns false, leaving '*slice' undefined, if the
+ * bound leaves room for fewer than two segments per output. */
+bool
+dp_packet_reseg_plan_slice(const struct dp_packet_reseg_plan *whole,
+                           uint32_t k, uint32_t max_size, uint32_t max_segs,
+                           struct dp_packet_reseg_plan *slice)
+{
+    uint32_t n, n_segs;
+
+    ovs_assert(k < whole->n_out);
+    if (max_size <= whole->hdr_len) {
+        return false;
+    }
+    n = MIN(max_segs, (max_size - whole->hdr_len) / whole->mss);
+    if (n < 2) {
+        return false;
+    }
+
+    *slice = *whole;
+    slice->first_seg = whole->first_seg + k * whole->segs_per_out;
+    slice->payload_len = dp_packet_reseg_out_len(whole, k);
+    slice->ends_input = whole->ends_input && k == whole->n_out - 1;
+    slice->segs_per_out = n;
+    n_segs = DIV_ROUND_UP(slice->payload_len, whole->mss);
+    slice->n_out = n_segs <= n ? 1 : DIV_ROUND_UP(n_segs, n);
     return true;
 }
 
@@ -296,15 +343,6 @@ dp_packet_reseg_new__(const struct dp_packet *p, size_t hdr_len, size_t size)
     return out;
 }
 
-/* Returns the payload length of output 'k' of 'plan'. */
-static uint32_t
-dp_packet_reseg_out_len(const struct dp_packet_reseg_plan *plan, uint32_t k)
-{
-    uint32_t out_len = plan->segs_per_out * plan->mss;
-
-    return MIN(out_len, plan->payload_len - k * out_len);
-}
-
 /* Updates the IPv4 or IPv6 header at 'ip_' for an output in which it covers
  * 'l3_size' bytes (from the IP header to the end of the output) and whose
  * first segment is segment number 'first_seg' of the input.  The IPv4 header
@@ -336,13 +374,13 @@ static void
 dp_packet_reseg_update__(const struct dp_packet_reseg_plan *plan, uint32_t k,
                          char *hdr)
 {
-    uint32_t first_seg = k * plan->segs_per_out;
+    uint32_t first_seg = plan->first_seg + k * plan->segs_per_out;
     uint32_t payload_ofs = first_seg * plan->mss;
     uint32_t len = dp_packet_reseg_out_len(plan, k);
     struct tcp_header *tcp = ALIGNED_CAST(struct tcp_header *,
                                           hdr + plan->l4_ofs);
-    bool first = k == 0;
-    bool last = k == plan->n_out - 1;
+    bool first = first_seg == 0;
+    bool last = plan->ends_input && k == plan->n_out - 1;
     uint16_t flags;
 
     dp_packet_reseg_update_ip__(hdr + plan->l3_ofs,
@@ -431,7 +469,8 @@ dp_packet_reseg_headers(const struct dp_packet_reseg_plan *plan,
                         uint16_t *segsz)
 {
     uint32_t len = dp_packet_reseg_out_len(plan, k);
-    uint32_t ofs = plan->hdr_len + k * plan->segs_per_out * plan->mss;
+    uint32_t ofs = (plan->hdr_len
+                    + (plan->first_seg + k * plan->segs_per_out) * plan->mss);
 
     memcpy(hdr, dp_packet_data(p), plan->hdr_len);
     dp_packet_reseg_update__(plan, k, hdr);

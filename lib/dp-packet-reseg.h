@@ -58,14 +58,23 @@ struct dp_packet_reseg_plan {
     uint32_t outer_l3_ofs;    /* Tunnel: offset of the outer IP header. */
     uint32_t outer_l4_ofs;    /* Tunnel: offset of the outer UDP or GRE. */
     enum dp_packet_reseg_tunnel tunnel;
-    uint32_t payload_len;     /* TCP payload of the input, in bytes. */
+    uint32_t payload_len;     /* TCP payload the outputs carry, in bytes. */
     uint32_t segs_per_out;    /* Segments in every output but the last. */
     uint32_t n_out;           /* Number of outputs, 1 if the input fits. */
     uint16_t mss;             /* Segment size of the input. */
+
+    /* A plan covers the whole input, or one output of another plan (see
+     * dp_packet_reseg_plan_slice()). */
+    uint32_t first_seg;       /* Input segment where output 0 starts. */
+    bool ends_input;          /* The last output ends the input. */
 };
 
 bool dp_packet_reseg_plan(const struct dp_packet *, uint32_t max_size,
                           uint32_t max_segs, struct dp_packet_reseg_plan *);
+bool dp_packet_reseg_plan_slice(const struct dp_packet_reseg_plan *,
+                                uint32_t k, uint32_t max_size,
+                                uint32_t max_segs,
+                                struct dp_packet_reseg_plan *slice);
 void dp_packet_reseg_headers(const struct dp_packet_reseg_plan *,
                              const struct dp_packet *, uint32_t k, void *hdr,
                              uint32_t *payload_ofs, uint32_t *payload_len,

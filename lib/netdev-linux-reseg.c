@@ -26,14 +26,49 @@
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
+#include "netdev.h"
+#include "netdev-tso-limits.h"
+#include "openvswitch/shash.h"
+#include "openvswitch/vlog.h"
+#include "ovs-thread.h"
 #include "packets.h"
+#include "unixctl.h"
 #include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_linux_reseg);
 
 /* Where the packet headers of an output start, after its virtio-net
  * header, in its share of 'hdrs'.  Keeps the headers 8-byte aligned. */
 #define PKT_HDR_OFS ROUND_UP(sizeof(struct virtio_net_hdr), 8)
 
 COVERAGE_DEFINE(netdev_linux_reseg_zerocopy);
+COVERAGE_DEFINE(netdev_linux_tx_fallback);
+
+/* Refusals that "netdev-linux/inject-tx-refusal" asked for: port name to
+ * the number of outputs over 64 KiB still to refuse.  'n_injected' is their
+ * sum, read without the mutex on the transmit path. */
+static struct ovs_mutex inject_mutex = OVS_MUTEX_INITIALIZER;
+static struct shash inject_ports OVS_GUARDED_BY(inject_mutex)
+    = SHASH_INITIALIZER(&inject_ports);
+static atomic_count n_injected = ATOMIC_COUNT_INIT(0);
+
+/* Returns true if TSO packet 'p' is to be sent to Linux port 'netdev' from
+ * iovecs, as the outputs of '*plan': it is over the port's TSO limits and
+ * can be resegmented without copying (netdev_tso_limits_zerocopy_plan()),
+ * or it is a plain TSO packet over 64 KiB, which is sent as one output so
+ * that it can be sent again if the kernel refuses it (see
+ * netdev_linux_reseg_send()). */
+bool
+netdev_linux_reseg_plan(const struct netdev *netdev, const struct dp_packet *p,
+                        struct dp_packet_reseg_plan *plan)
+{
+    if (netdev_tso_limits_zerocopy_plan(netdev, p, plan)) {
+        return true;
+    }
+    return (dp_packet_get_tso_segsz(p) && !dp_packet_tunnel(p)
+            && dp_packet_size(p) > NETDEV_TSO_DEFAULT_MAX_SIZE
+            && dp_packet_reseg_plan(p, UINT32_MAX, UINT32_MAX, plan));
+}
 
 /* Prepares in 'r' the outputs of TSO packet 'p' cut as 'plan' says (see
  * netdev_tso_limits_zerocopy_plan()), each as NETDEV_LINUX_RESEG_IOVS
@@ -130,7 +165,6 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
         iov[2].iov_base = CONST_CAST(char *, dp_packet_data(p)) + ofs;
         iov[2].iov_len = len;
     }
-    COVERAGE_INC(netdev_linux_reseg_zerocopy);
     return 0;
 }
 
@@ -139,4 +173,158 @@ netdev_linux_reseg_destroy(struct netdev_linux_reseg *r)
 {
     free(r->iov);
     free_cacheline(r->hdrs);
+}
+
+/* Returns ENOBUFS, as a tap write or an AF_PACKET send returns it when the
+ * kernel cannot build the skb, if "netdev-linux/inject-tx-refusal" asked
+ * for a refusal of an output of 'size' bytes, over 64 KiB, to 'netdev';
+ * otherwise 0. */
+static int
+inject_refusal(const struct netdev *netdev, size_t size)
+{
+    int error = 0;
+
+    if (OVS_LIKELY(!atomic_count_get(&n_injected))
+        || size <= NETDEV_TSO_DEFAULT_MAX_SIZE) {
+        return 0;
+    }
+
+    ovs_mutex_lock(&inject_mutex);
+    struct shash_node *node = shash_find(&inject_ports,
+                                         netdev_get_name(netdev));
+    if (node) {
+        unsigned int *left = node->data;
+
+        error = ENOBUFS;
+        atomic_count_dec(&n_injected);
+        if (!--*left) {
+            free(shash_steal(&inject_ports, node));
+        }
+    }
+    ovs_mutex_unlock(&inject_mutex);
+    return error;
+}
+
+/* Returns true if 'error', from sending an output of 'size' bytes, says
+ * that the kernel could not take so big a packet whole: ENOBUFS or ENOMEM
+ * when it could not allocate the skb's high-order page chunks, EMSGSIZE
+ * when the packet is too big for the device, for an output over 64 KiB. */
+static bool
+refused_as_too_big(int error, size_t size)
+{
+    return (size > NETDEV_TSO_DEFAULT_MAX_SIZE
+            && (error == ENOBUFS || error == ENOMEM || error == EMSGSIZE));
+}
+
+/* Returns the size, in bytes, of the 'n' buffers at 'iov'. */
+static size_t
+iov_size(const struct iovec *iov, int n)
+{
+    size_t size = 0;
+
+    for (int i = 0; i < n; i++) {
+        size += iov[i].iov_len;
+    }
+    return size;
+}
+
+/* Sends output 'k' of 'r', which the kernel refused, cut into outputs of at
+ * most 64 KiB, through 'send'.  Returns 0 if successful, otherwise a
+ * positive errno value. */
+static int
+send_fallback(struct netdev *netdev, const struct netdev_linux_reseg *r,
+              uint32_t k, const struct dp_packet *p, int mtu,
+              netdev_linux_reseg_send_cb *send, void *aux)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+    struct dp_packet_reseg_plan slice;
+    struct netdev_linux_reseg fb;
+    int error;
+
+    if (!dp_packet_reseg_plan_slice(&r->plan, k, NETDEV_TSO_DEFAULT_MAX_SIZE,
+                                    r->plan.segs_per_out, &slice)) {
+        return ENOBUFS;
+    }
+    error = netdev_linux_reseg_init(&fb, &slice, p, mtu);
+    for (uint32_t j = 0; !error && j < slice.n_out; j++) {
+        error = send(aux, netdev_linux_reseg_iov(&fb, j),
+                     NETDEV_LINUX_RESEG_IOVS);
+    }
+    netdev_linux_reseg_destroy(&fb);
+
+    if (!error) {
+        COVERAGE_INC(netdev_linux_tx_fallback);
+        netdev_tso_limits_count_tx_fallback(netdev);
+        VLOG_DBG_RL(&rl, "%s: kernel refused a TSO packet over 64 KiB, sent "
+                    "it again as %"PRIu32" packets", netdev_get_name(netdev),
+                    slice.n_out);
+    }
+    return error;
+}
+
+/* Sends the outputs that 'r' (initialized for packet 'p' and MTU 'mtu')
+ * holds to Linux port 'netdev', each through 'send', in order, and counts
+ * a resegmented packet in the port's statistics.  An output over 64 KiB
+ * that the kernel refuses to take whole (see netdev-linux-reseg.h) is sent
+ * again as outputs of at most 64 KiB and counted as a fallback.  Returns 0
+ * if every output was sent, otherwise the positive errno value of the send
+ * that failed, after which nothing more was sent. */
+int
+netdev_linux_reseg_send(struct netdev *netdev,
+                        const struct netdev_linux_reseg *r,
+                        const struct dp_packet *p, int mtu,
+                        netdev_linux_reseg_send_cb *send, void *aux)
+{
+    int error = 0;
+
+    if (r->plan.n_out > 1) {
+        COVERAGE_INC(netdev_linux_reseg_zerocopy);
+        netdev_tso_limits_count_reseg(netdev, r->plan.n_out);
+    }
+    for (uint32_t k = 0; !error && k < r->plan.n_out; k++) {
+        const struct iovec *iov = netdev_linux_reseg_iov(r, k);
+        size_t size = iov_size(iov, NETDEV_LINUX_RESEG_IOVS);
+
+        error = inject_refusal(netdev, size);
+        if (!error) {
+            error = send(aux, iov, NETDEV_LINUX_RESEG_IOVS);
+        }
+        if (error && refused_as_too_big(error, size)) {
+            error = send_fallback(netdev, r, k, p, mtu, send, aux);
+        }
+    }
+    return error;
+}
+
+/* "netdev-linux/inject-tx-refusal PORT N": the next N outputs over 64 KiB
+ * that PORT sends are refused as if the kernel could not build their skb
+ * (ENOBUFS).  For tests of the fallback. */
+static void
+inject_tx_refusal(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                  const char *argv[], void *aux OVS_UNUSED)
+{
+    unsigned int n, *left;
+
+    if (!str_to_uint(argv[2], 10, &n) || !n) {
+        unixctl_command_reply_error(conn, "N must be a positive integer");
+        return;
+    }
+
+    ovs_mutex_lock(&inject_mutex);
+    left = shash_find_data(&inject_ports, argv[1]);
+    if (!left) {
+        left = xzalloc(sizeof *left);
+        shash_add(&inject_ports, argv[1], left);
+    }
+    *left += n;
+    atomic_count_set(&n_injected, atomic_count_get(&n_injected) + n);
+    ovs_mutex_unlock(&inject_mutex);
+    unixctl_command_reply(conn, NULL);
+}
+
+void
+netdev_linux_reseg_register_commands(void)
+{
+    unixctl_command_register("netdev-linux/inject-tx-refusal", "port n",
+                             2, 2, inject_tx_refusal, NULL);
 }

@@ -24,14 +24,25 @@
  * its virtio-net header, its own packet headers, and the slice of the
  * original packet's payload that it carries.  The payload is never copied:
  * the kernel copies it once, into the skb, as it does for any packet sent
- * by AF_PACKET or to a tap. */
+ * by AF_PACKET or to a tap.
+ *
+ * A TSO packet over 64 KiB that fits the port is sent the same way, as one
+ * output, so that it can be sent again if the kernel refuses it: a tap
+ * write or an AF_PACKET send builds the skb of a packet over 64 KiB from
+ * high-order (up to 32 KiB) page chunks, since an skb has at most
+ * MAX_SKB_FRAGS of them, and fails with ENOBUFS when the kernel has no such
+ * pages at hand.  Such a refused output is sent again cut into outputs of
+ * at most 64 KiB, which always fit in order-0 pages, and counted in the
+ * port's "tso_tx_fallback" statistic: no packet is lost for it. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/uio.h>
 
 #include "dp-packet-reseg.h"
 
 struct dp_packet;
+struct netdev;
 
 /* Buffers per output: virtio-net header, packet headers, payload. */
 #define NETDEV_LINUX_RESEG_IOVS 3
@@ -42,10 +53,22 @@ struct netdev_linux_reseg {
     char *hdrs;                 /* Every output's headers. */
 };
 
+bool netdev_linux_reseg_plan(const struct netdev *, const struct dp_packet *,
+                             struct dp_packet_reseg_plan *);
 int netdev_linux_reseg_init(struct netdev_linux_reseg *,
                             const struct dp_packet_reseg_plan *,
                             const struct dp_packet *, int mtu);
 void netdev_linux_reseg_destroy(struct netdev_linux_reseg *);
+
+/* Sends one output, the 'n_iov' buffers at 'iov', to the kernel (a tap
+ * write, an AF_PACKET send).  Returns 0 or a positive errno value. */
+typedef int netdev_linux_reseg_send_cb(void *aux, const struct iovec *iov,
+                                       int n_iov);
+int netdev_linux_reseg_send(struct netdev *, const struct netdev_linux_reseg *,
+                            const struct dp_packet *, int mtu,
+                            netdev_linux_reseg_send_cb *, void *aux);
+
+void netdev_linux_reseg_register_commands(void);
 
 /* The buffers of output 'k' of 'r'. */
 static inline struct iovec *

@@ -64,6 +64,7 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->n_resegmented, 0);
     atomic_init(&l->n_reseg_out, 0);
     atomic_init(&l->n_segmented, 0);
+    atomic_init(&l->n_tx_fallback, 0);
 }
 
 void
@@ -216,6 +217,7 @@ struct tso_counters {
     uint64_t resegmented;
     uint64_t reseg_out;
     uint64_t segmented;
+    uint64_t tx_fallback;
 };
 
 static void
@@ -226,6 +228,7 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
     atomic_read_relaxed(&l->n_resegmented, &c->resegmented);
     atomic_read_relaxed(&l->n_reseg_out, &c->reseg_out);
     atomic_read_relaxed(&l->n_segmented, &c->segmented);
+    atomic_read_relaxed(&l->n_tx_fallback, &c->tx_fallback);
 }
 
 /* Appends the counters of TSO packets over the limits of 'netdev' to
@@ -250,6 +253,7 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
         { "tso_resegmented", c.resegmented },
         { "tso_reseg_packets", c.reseg_out },
         { "tso_segmented", c.segmented },
+        { "tso_tx_fallback", c.tx_fallback },
     };
 
     stats->counters = xrealloc(stats->counters,
@@ -327,6 +331,8 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
                             json_integer_create(c.reseg_out));
             json_object_put(port, "segmented",
                             json_integer_create(c.segmented));
+            json_object_put(port, "tx_fallback",
+                            json_integer_create(c.tx_fallback));
             json_object_put(ports, netdev_get_name(netdev), port);
         } else {
             ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
@@ -358,6 +364,11 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
                               " (into %"PRIu64" packets) segmented=%"PRIu64
                               "\n", c.resegmented, c.reseg_out,
                               c.segmented);
+            }
+            if (c.tx_fallback) {
+                ds_put_format(&s, "  refused by the kernel, sent again as "
+                              "64 KiB packets: tx_fallback=%"PRIu64"\n",
+                              c.tx_fallback);
             }
         }
     }
@@ -510,6 +521,19 @@ netdev_tso_limits_count_reseg(const struct netdev *netdev, size_t n_out)
     dp_packet_reseg_record(n_out);
     atomic_add_relaxed(&l->n_resegmented, 1, &orig);
     atomic_add_relaxed(&l->n_reseg_out, n_out, &orig);
+}
+
+/* Counts a TSO packet over 64 KiB that the kernel refused to take whole
+ * from 'netdev''s provider, which sent it again as packets of at most
+ * 64 KiB. */
+void
+netdev_tso_limits_count_tx_fallback(const struct netdev *netdev)
+{
+    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
+                                             &netdev->tso_limits);
+    uint64_t orig;
+
+    atomic_add_relaxed(&l->n_tx_fallback, 1, &orig);
 }
 
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which

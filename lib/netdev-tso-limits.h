@@ -77,6 +77,10 @@ struct netdev_tso_limits {
     atomic_uint64_t n_resegmented; /* Cut into TSO packets that fit. */
     atomic_uint64_t n_reseg_out;   /* The TSO packets that made. */
     atomic_uint64_t n_segmented;   /* Segmented fully, in software. */
+
+    /* TSO packets over 64 KiB that the kernel refused to take whole from
+     * the provider, sent again as outputs of at most 64 KiB. */
+    atomic_uint64_t n_tx_fallback;
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);
@@ -90,6 +94,7 @@ bool netdev_tso_limits_zerocopy_plan(const struct netdev *,
                                      const struct dp_packet *,
                                      struct dp_packet_reseg_plan *);
 void netdev_tso_limits_count_reseg(const struct netdev *, size_t n_out);
+void netdev_tso_limits_count_tx_fallback(const struct netdev *);
 
 /* For lib/netdev.c. */
 void netdev_tso_limits_set_config(struct netdev *, struct smap *args);

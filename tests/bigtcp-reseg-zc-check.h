@@ -43,6 +43,11 @@
  *     is the one Open vSwitch computes.  So a kernel that segments or sends
  *     the output puts valid checksums on the wire.
  *
+ * Every output of 4 segments or more is also cut again, into outputs of
+ * half as many segments, as netdev-linux cuts an output that the kernel
+ * refused (dp_packet_reseg_plan_slice()), and the outputs are checked the
+ * same way against the copying engine's outputs of that output.
+ *
  * It also checks that an output whose segments would not fit the MTU is
  * refused with EMSGSIZE.  A failure aborts, after describing the case. */
 
@@ -57,6 +62,8 @@ struct bigtcp_reseg_zc_stats {
     uint32_t outputs;           /* Outputs, of every case. */
     uint32_t single;            /* Outputs of a single segment. */
     uint32_t jumbo;             /* IPv6 outputs with a jumbo option. */
+    uint32_t sliced;            /* Outputs cut again, as refused ones are. */
+    uint32_t slice_outputs;     /* The outputs that made. */
 };
 
 void bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *,

@@ -77,6 +77,8 @@ test_bigtcp_reseg_zerocopy_main(int argc, char *argv[])
     printf("cut %"PRIu32" into %"PRIu32" outputs (%"PRIu32" single-segment, "
            "%"PRIu32" with a jumbo option)\n",
            stats.cut, stats.outputs, stats.single, stats.jumbo);
+    printf("cut %"PRIu32" outputs again into %"PRIu32"\n",
+           stats.sliced, stats.slice_outputs);
 }
 
 OVSTEST_REGISTER("test-bigtcp-reseg-zerocopy",
