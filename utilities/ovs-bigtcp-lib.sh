@@ -8,9 +8,18 @@
 # where b0 is an internal port (a tap), or, with "bigtcp_topology veth", a
 # veth ovs-b0 whose peer b0 sits in netns $NS_B.  Addresses: A is 10.0.0.1
 # and fd00::1, B is 10.0.0.2 and fd00::2.
+#
+# Two topologies without Open vSwitch, with the same devices and addresses
+# in A and B, serve as anchors (nothing in the root namespace):
+#
+#   bigtcp_topology_direct:        netns $NS_A: a0 <-- veth --> b0 :netns $NS_B
+#   bigtcp_topology_linux_bridge:  a0 -- br-a0 [br-bigtcp] br-b0 -- b0
+#                                  where the Linux bridge br-bigtcp and its
+#                                  ports br-a0, br-b0 sit in netns $NS_BR
 
 NS_A=${NS_A:-ovs-bigtcp-a}
 NS_B=${NS_B:-ovs-bigtcp-b}
+NS_BR=${NS_BR:-ovs-bigtcp-br}
 BIGTCP_TOP=${BIGTCP_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BIGTCP_LINK=$BIGTCP_TOP/utilities/ovs-bigtcp-link
 
@@ -48,18 +57,35 @@ bigtcp_ovs_stop() {
     rm -f "$work/ovs-vswitchd.pid" "$work/ovsdb-server.pid"
 }
 
-# bigtcp_topology_clean: removes the namespaces and links of the topology
-# and any process left in the namespaces.
+# bigtcp_topology_clean: removes the namespaces and links of any of the
+# topologies (Open vSwitch, direct, Linux bridge) and any process left in
+# the namespaces.
 bigtcp_topology_clean() {
     local ns
-    for ns in $NS_A $NS_B; do
+    for ns in $NS_A $NS_B $NS_BR; do
         ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
     done
     ip link del ovs-a0 2>/dev/null || true
     ip link del ovs-b0 2>/dev/null || true
     ip netns del $NS_A 2>/dev/null || true
     ip netns del $NS_B 2>/dev/null || true
+    ip netns del $NS_BR 2>/dev/null || true
     return 0
+}
+
+# bigtcp_topology_addresses: puts the address plan on a0 (netns $NS_A) and
+# b0 (netns $NS_B), brings them up and checks that B answers.
+bigtcp_topology_addresses() {
+    ip -n $NS_A addr add 10.0.0.1/24 dev a0
+    ip -n $NS_A addr add fd00::1/64 dev a0 nodad
+    ip -n $NS_B addr add 10.0.0.2/24 dev b0
+    ip -n $NS_B addr add fd00::2/64 dev b0 nodad
+    ip -n $NS_A link set a0 up
+    ip -n $NS_B link set b0 up
+    ip -n $NS_A link set lo up
+    ip -n $NS_B link set lo up
+    ip netns exec $NS_A ping -q -c 2 -W 2 10.0.0.2 >/dev/null
+    ip netns exec $NS_A ping -q -c 2 -W 2 fd00::2 >/dev/null
 }
 
 # bigtcp_topology [internal|veth]: builds the topology on a running
@@ -85,16 +111,43 @@ bigtcp_topology() {
         ip link set b0 netns $NS_B
     fi
     ovs-ofctl add-flow br0 actions=normal
-    ip -n $NS_A addr add 10.0.0.1/24 dev a0
-    ip -n $NS_A addr add fd00::1/64 dev a0 nodad
-    ip -n $NS_B addr add 10.0.0.2/24 dev b0
-    ip -n $NS_B addr add fd00::2/64 dev b0 nodad
-    ip -n $NS_A link set a0 up
-    ip -n $NS_B link set b0 up
-    ip -n $NS_A link set lo up
-    ip -n $NS_B link set lo up
-    ip netns exec $NS_A ping -q -c 2 -W 2 10.0.0.2 >/dev/null
-    ip netns exec $NS_A ping -q -c 2 -W 2 fd00::2 >/dev/null
+    bigtcp_topology_addresses
+}
+
+# bigtcp_topology_direct: the "no switch" anchor: A's a0 and B's b0 are the
+# two ends of one veth pair.  No Open vSwitch needed.
+bigtcp_topology_direct() {
+    bigtcp_topology_clean
+    ip netns add $NS_A
+    ip netns add $NS_B
+    ip -n $NS_A link add a0 type veth peer name b0 netns $NS_B
+    bigtcp_topology_addresses
+}
+
+# bigtcp_topology_linux_bridge: the Linux bridge anchor: a0 and b0 are
+# veths whose peers br-a0 and br-b0 are ports of the Linux bridge br-bigtcp
+# in netns $NS_BR (STP and multicast snooping off, no bridge netfilter).
+# No Open vSwitch needed.
+bigtcp_topology_linux_bridge() {
+    bigtcp_topology_clean
+    ip netns add $NS_A
+    ip netns add $NS_B
+    ip netns add $NS_BR
+    ip -n $NS_BR link add br-bigtcp type bridge stp_state 0 \
+        mcast_snooping 0
+    ip -n $NS_A link add a0 type veth peer name br-a0 netns $NS_BR
+    ip -n $NS_B link add b0 type veth peer name br-b0 netns $NS_BR
+    ip -n $NS_BR link set br-a0 master br-bigtcp up
+    ip -n $NS_BR link set br-b0 master br-bigtcp up
+    ip -n $NS_BR link set br-bigtcp up
+    ip -n $NS_BR link set lo up
+    if ip netns exec $NS_BR test -e \
+           /proc/sys/net/bridge/bridge-nf-call-iptables; then
+        ip netns exec $NS_BR sysctl -qw \
+            net.bridge.bridge-nf-call-iptables=0 \
+            net.bridge.bridge-nf-call-ip6tables=0 >/dev/null 2>&1 || true
+    fi
+    bigtcp_topology_addresses
 }
 
 # bigtcp_set_sender_gso SIZE: sets the GSO limits of A's veth (both IP
@@ -102,6 +155,19 @@ bigtcp_topology() {
 bigtcp_set_sender_gso() {
     ip netns exec $NS_A "$BIGTCP_LINK" set a0 gso_max_size "$1" \
         gso_ipv4_max_size "$1"
+}
+
+# bigtcp_set_receiver_gro SIZE: sets the GRO limits of B's b0 (both IP
+# versions): 65536 is without BIG TCP, 524280 is BIG TCP.
+bigtcp_set_receiver_gro() {
+    ip netns exec $NS_B "$BIGTCP_LINK" set b0 gro_max_size "$1" \
+        gro_ipv4_max_size "$1"
+}
+
+# bigtcp_set_bridge_port DEV SIZE: sets all four GSO and GRO limits of the
+# Linux bridge's port DEV (br-a0 or br-b0, netns $NS_BR) to SIZE.
+bigtcp_set_bridge_port() {
+    ip netns exec $NS_BR "$BIGTCP_LINK" bigtcp "$1" "$2"
 }
 
 # bigtcp_port_stats PORT: prints "rx_packets rx_bytes rx_dropped" of an
