@@ -254,7 +254,7 @@ send_fallback(struct netdev *netdev, const struct netdev_linux_reseg *r,
 
     if (!error) {
         COVERAGE_INC(netdev_linux_tx_fallback);
-        netdev_tso_limits_count_tx_fallback(netdev);
+        netdev_tso_limits_count_tx_fallback(netdev, slice.n_out);
         VLOG_DBG_RL(&rl, "%s: kernel refused a TSO packet over 64 KiB, sent "
                     "it again as %"PRIu32" packets", netdev_get_name(netdev),
                     slice.n_out);

@@ -65,6 +65,7 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->n_reseg_out, 0);
     atomic_init(&l->n_segmented, 0);
     atomic_init(&l->n_tx_fallback, 0);
+    atomic_init(&l->n_tx_fallback_out, 0);
 }
 
 void
@@ -218,6 +219,7 @@ struct tso_counters {
     uint64_t reseg_out;
     uint64_t segmented;
     uint64_t tx_fallback;
+    uint64_t tx_fallback_out;
 };
 
 static void
@@ -229,6 +231,7 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
     atomic_read_relaxed(&l->n_reseg_out, &c->reseg_out);
     atomic_read_relaxed(&l->n_segmented, &c->segmented);
     atomic_read_relaxed(&l->n_tx_fallback, &c->tx_fallback);
+    atomic_read_relaxed(&l->n_tx_fallback_out, &c->tx_fallback_out);
 }
 
 /* Appends the counters of TSO packets over the limits of 'netdev' to
@@ -254,6 +257,7 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
         { "tso_reseg_packets", c.reseg_out },
         { "tso_segmented", c.segmented },
         { "tso_tx_fallback", c.tx_fallback },
+        { "tso_tx_fallback_packets", c.tx_fallback_out },
     };
 
     stats->counters = xrealloc(stats->counters,
@@ -333,6 +337,8 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
                             json_integer_create(c.segmented));
             json_object_put(port, "tx_fallback",
                             json_integer_create(c.tx_fallback));
+            json_object_put(port, "tx_fallback_packets",
+                            json_integer_create(c.tx_fallback_out));
             json_object_put(ports, netdev_get_name(netdev), port);
         } else {
             ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
@@ -366,9 +372,10 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
                               c.segmented);
             }
             if (c.tx_fallback) {
-                ds_put_format(&s, "  refused by the kernel, sent again as "
-                              "64 KiB packets: tx_fallback=%"PRIu64"\n",
-                              c.tx_fallback);
+                ds_put_format(&s, "  refused by the kernel: tx_fallback=%"
+                              PRIu64" (sent again as %"PRIu64" packets of "
+                              "at most 64 KiB)\n",
+                              c.tx_fallback, c.tx_fallback_out);
             }
         }
     }
@@ -524,16 +531,18 @@ netdev_tso_limits_count_reseg(const struct netdev *netdev, size_t n_out)
 }
 
 /* Counts a TSO packet over 64 KiB that the kernel refused to take whole
- * from 'netdev''s provider, which sent it again as packets of at most
- * 64 KiB. */
+ * from 'netdev''s provider, which sent it again as 'n_out' packets of at
+ * most 64 KiB. */
 void
-netdev_tso_limits_count_tx_fallback(const struct netdev *netdev)
+netdev_tso_limits_count_tx_fallback(const struct netdev *netdev,
+                                    size_t n_out)
 {
     struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
                                              &netdev->tso_limits);
     uint64_t orig;
 
     atomic_add_relaxed(&l->n_tx_fallback, 1, &orig);
+    atomic_add_relaxed(&l->n_tx_fallback_out, n_out, &orig);
 }
 
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which

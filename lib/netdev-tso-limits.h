@@ -81,6 +81,7 @@ struct netdev_tso_limits {
     /* TSO packets over 64 KiB that the kernel refused to take whole from
      * the provider, sent again as outputs of at most 64 KiB. */
     atomic_uint64_t n_tx_fallback;
+    atomic_uint64_t n_tx_fallback_out; /* The packets that made. */
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);
@@ -94,7 +95,8 @@ bool netdev_tso_limits_zerocopy_plan(const struct netdev *,
                                      const struct dp_packet *,
                                      struct dp_packet_reseg_plan *);
 void netdev_tso_limits_count_reseg(const struct netdev *, size_t n_out);
-void netdev_tso_limits_count_tx_fallback(const struct netdev *);
+void netdev_tso_limits_count_tx_fallback(const struct netdev *,
+                                         size_t n_out);
 
 /* For lib/netdev.c. */
 void netdev_tso_limits_set_config(struct netdev *, struct smap *args);
