@@ -197,7 +197,8 @@ inject_refusal(const struct netdev *netdev, size_t size)
 
         error = ENOBUFS;
         atomic_count_dec(&n_injected);
-        if (!--*left) {
+        *left -= 1;
+        if (!*left) {
             free(shash_steal(&inject_ports, node));
         }
     }
