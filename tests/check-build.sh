@@ -1,0 +1,136 @@
+#!/bin/sh
+# check-build.sh TOP BUILD DEPS PIN
+#
+# "make check-build": the build's own behaviour when the archive moves on,
+# against the real archive and the real download cache.
+#
+#  1. A pin the archive no longer carries (openvswitch 4.0.0-1, which
+#     4.0.0-2 replaced) gives the newest 4.0.x, verified, with one line
+#     saying so.
+#  2. Without any package lists (as offline), the pin comes from the cache
+#     and a vanished pin falls back to the newest 4.0.x downloaded before.
+#  3. The same for Linux: a 6.12 version the archive no longer carries
+#     gives the newest 6.12 it does.
+#  4. A patch that no longer applies stops ovs-tree, named.
+#  5. The DKMS package's sources build openvswitch.ko against the pinned
+#     kernel's headers, as DKMS runs it.
+#
+# Ends with "N passed, N failed".
+
+top=$1
+build=$2
+deps=$3
+pin=$4
+work=$build/check-build
+rm -rf "$work"
+mkdir -p "$work"
+pass=0
+fail=0
+
+result() {
+    if [ "$1" = 0 ]; then
+        pass=$((pass + 1))
+        echo "ok $((pass + fail)) - $2"
+    else
+        fail=$((fail + 1))
+        echo "not ok $((pass + fail)) - $2"
+        sed 's/^/    /' "$work/out" "$work/err" 2>/dev/null | tail -n 20
+    fi
+}
+
+"$top/build-aux/fetch-ovs" "$pin" "$deps" > "$work/out" 2> "$work/err"
+have=$(sed 's|.*/openvswitch_||; s|\.dsc$||' "$work/out")
+
+# 1.
+"$top/build-aux/fetch-ovs" 4.0.0-1 "$deps" > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc = 0 ] && grep -q "openvswitch_4\.0\..*\.dsc$" "$work/out" \
+    && grep -q "^fetch-ovs: building Open vSwitch 4\.0\..*, the newest 4\.0\.x in the archive: the pinned 4\.0\.0-1 is no longer there$" "$work/err" \
+    && [ "$(wc -l < "$work/err")" = 1 ]
+result $? "fetch-ovs: a pin gone from the archive gives the newest 4.0.x"
+
+# 2. An apt configuration with empty package lists.
+mkdir -p "$work/lists/partial"
+cat > "$work/apt.conf" <<EOF
+Dir::State::Lists "$work/lists";
+Dir::Etc::SourceList "/dev/null";
+Dir::Etc::SourceParts "$work/lists";
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+EOF
+APT_CONFIG=$work/apt.conf "$top/build-aux/fetch-ovs" "$pin" "$deps" \
+    > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc = 0 ] && [ "$(sed 's|.*/openvswitch_||; s|\.dsc$||' "$work/out")" = "$have" ] \
+    && [ ! -s "$work/err" ]
+result $? "fetch-ovs: offline, the pin comes from the cache silently"
+APT_CONFIG=$work/apt.conf "$top/build-aux/fetch-ovs" 4.0.0-1 "$deps" \
+    > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc = 0 ] && grep -q "(downloaded earlier) instead of 4\.0\.0-1" "$work/err"
+result $? "fetch-ovs: offline, a vanished pin falls back to the cache"
+
+# 3.
+OVS_BIGTCP_LINUX_PIN=6.12.1-1~deb12u1 "$top/datapath-ext/fetch-linux" \
+    "$deps" > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc = 0 ] && grep -q "/linux-6\.12\.[0-9]*-.*/root$" "$work/out" \
+    && grep -q "^fetch-linux: using Linux 6\.12\..*, the newest 6\.12 in the archive: the pinned 6\.12\.1-1~deb12u1 is no longer there$" "$work/err"
+result $? "fetch-linux: a pin gone from the archive gives the newest 6.12"
+
+# 4. A project whose series has a patch against a line that is not there.
+fake=$work/top
+mkdir -p "$fake/patches/ovs" "$fake/lib" "$fake/ofproto" "$fake/tests" \
+         "$fake/build-aux" "$fake/utilities"
+cp "$top/build-aux/fetch-ovs" "$fake/build-aux/"
+cp "$top/utilities/ovs-bigtcp-link" "$fake/utilities/"
+cat > "$fake/patches/ovs/0001-stale.patch" <<'EOF'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: ovs-bigtcp developers <devel@ovs-bigtcp.invalid>
+Subject: [PATCH] README: A change written for another release
+
+---
+ README.rst | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/README.rst b/README.rst
+--- a/README.rst
++++ b/README.rst
+@@ -1,3 +1,3 @@
+-This line is in no release of Open vSwitch.
++Nor is this one.
+ ..
+ ..
+EOF
+echo 0001-stale.patch > "$fake/patches/ovs/series"
+"$top/build-aux/ovs-tree" --kind patched --no-configure \
+    --tree "$work/ovs" --top "$fake" --deps "$deps" --version "$pin" \
+    > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc != 0 ] \
+    && grep -q "^ovs-tree: 0001-stale.patch does not apply to Open vSwitch 4\.0\." "$work/err"
+result $? "ovs-tree: a patch that no longer applies stops the build, named"
+
+# 5.
+"$top/datapath-ext/make-dkms-deb" "$build" "$deps" 0.0.0-check \
+    > "$work/out" 2> "$work/err" \
+    && root=$("$top/datapath-ext/fetch-linux" "$deps") \
+    && . "$(dirname "$root")/linux.env" \
+    && dpkg-deb -x "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb \
+                   "$work/dkms" \
+    && src=$work/dkms/usr/src/openvswitch-bigtcp-0.0.0-check \
+    && grep -q '^BUILD_EXCLUSIVE_KERNEL="^6\\.12\\."$' "$src/dkms.conf" \
+    && make -s -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
+            M="$src/net/openvswitch" modules >> "$work/out" 2>> "$work/err" \
+    && test -f "$src/net/openvswitch/openvswitch.ko" \
+    && test -f "$src/net/openvswitch/vport-vxlan.ko" \
+    && test -f "$src/net/openvswitch/vport-geneve.ko" \
+    && test -f "$src/net/openvswitch/vport-gre.ko" \
+    && grep -q -- "-I$src/net/openvswitch/../../include" \
+            "$src/net/openvswitch/.datapath.o.cmd"
+result $? "DKMS sources build the four modules against the pinned headers"
+rm -f "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb
+
+echo "check-build: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
