@@ -33,6 +33,7 @@
 
 VLOG_DEFINE_THIS_MODULE(dpif_netlink_gso);
 
+COVERAGE_DEFINE(dpif_netlink_bigtcp_attr_bad);
 COVERAGE_DEFINE(dpif_netlink_gso_upcall);
 COVERAGE_DEFINE(dpif_netlink_gso_upcall_bad);
 COVERAGE_DEFINE(dpif_netlink_gso_execute);
@@ -106,6 +107,79 @@ dpif_netlink_gso_stats_put(struct ofpbuf *buf,
     nl_msg_end_nested(buf, offset);
 }
 
+/* Parses the ovs-bigtcp attributes of a datapath reply or notification into
+ * '*bigtcp'.  'attrs' holds the message's attributes (what follows its
+ * struct ovs_header).
+ *
+ * The extension's attributes are numbered from OVS_BIGTCP_ATTR_BASE, beyond
+ * the datapath family's policy, so upstream's parsing of the reply skips
+ * them; this function reads them, and takes them only from a module that has
+ * shown that it is the extension (OVS_DP_ATTR_BIGTCP_VERSION).  Nothing here
+ * fails the reply: a malformed attribute is logged, counted and ignored (a
+ * malformed version as if the module were not the extension), and an
+ * attribute of the range that this code does not know (one that a newer
+ * module adds) is skipped.  Afterwards, bigtcp->version is 0 if the datapath
+ * is not the extension, and the counters that the datapath does not report
+ * are UINT64_MAX. */
+void
+dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
+                          struct dpif_netlink_bigtcp *bigtcp)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    const struct nlattr *version = NULL;
+    const struct nlattr *features = NULL;
+    const struct nlattr *stats = NULL;
+    const struct nlattr *nla;
+    size_t left;
+
+    memset(bigtcp, 0, sizeof *bigtcp);
+    memset(&bigtcp->stats, 0xff, sizeof bigtcp->stats);
+
+    NL_ATTR_FOR_EACH (nla, left, attrs->data, attrs->size) {
+        switch (nl_attr_type(nla)) {
+        case OVS_DP_ATTR_BIGTCP_VERSION:
+            version = nla;
+            break;
+        case OVS_DP_ATTR_BIGTCP_FEATURES:
+            features = nla;
+            break;
+        case OVS_DP_ATTR_GSO_STATS:
+            stats = nla;
+            break;
+        }
+    }
+    if (!version) {
+        return;
+    }
+
+    if (nl_attr_get_size(version) != sizeof(uint32_t)
+        || !nl_attr_get_u32(version)) {
+        COVERAGE_INC(dpif_netlink_bigtcp_attr_bad);
+        VLOG_WARN_RL(&rl, "ignoring a malformed ovs-bigtcp version attribute "
+                     "(%"PRIuSIZE" bytes): the datapath is used without the "
+                     "extension", nl_attr_get_size(version));
+        return;
+    }
+    bigtcp->version = nl_attr_get_u32(version);
+
+    if (features) {
+        if (nl_attr_get_size(features) == sizeof(uint32_t)) {
+            bigtcp->features = nl_attr_get_u32(features);
+        } else {
+            COVERAGE_INC(dpif_netlink_bigtcp_attr_bad);
+            VLOG_WARN_RL(&rl, "ignoring a malformed ovs-bigtcp features "
+                         "attribute (%"PRIuSIZE" bytes)",
+                         nl_attr_get_size(features));
+        }
+    }
+
+    if (stats && dpif_netlink_gso_stats_parse(stats, &bigtcp->stats)) {
+        COVERAGE_INC(dpif_netlink_bigtcp_attr_bad);
+        VLOG_WARN_RL(&rl, "ignoring a malformed GSO statistics attribute "
+                     "(%"PRIuSIZE" bytes)", nl_attr_get_size(stats));
+    }
+}
+
 /* Reads other_config:kernel-gso-upcall (default true) from 'other_config'.
  * dpif-netlink turns the kernel's GSO-aware upcalls on or off to match
  * (see dpif_netlink_gso_upcall_enabled()). */
@@ -122,7 +196,7 @@ dpif_netlink_gso_upcall_set_config(const struct smap *other_config)
 }
 
 /* Returns true if the kernel datapath should send TCP GSO packets to
- * userspace as GSO packets (OVS_DP_F_GSO_UPCALL). */
+ * userspace as GSO packets (OVS_DP_BIGTCP_F_GSO_UPCALL). */
 bool
 dpif_netlink_gso_upcall_enabled(void)
 {

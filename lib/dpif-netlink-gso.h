@@ -19,12 +19,17 @@
 
 /* The ovs-bigtcp kernel module's GSO support, as dpif-netlink uses it:
  *
- *   - Its GSO statistics (OVS_DP_ATTR_GSO_STATS).
+ *   - The extension's datapath attributes, numbered from
+ *     OVS_BIGTCP_ATTR_BASE so that no upstream attribute can collide with
+ *     them: its version (OVS_DP_ATTR_BIGTCP_VERSION, which shows that the
+ *     module is the extension), its features (OVS_DP_ATTR_BIGTCP_FEATURES)
+ *     and its GSO statistics (OVS_DP_ATTR_GSO_STATS).
  *
- *   - GSO-aware upcalls: with the datapath feature OVS_DP_F_GSO_UPCALL, the
- *     kernel sends a TCP GSO packet to userspace as GSO packets of up to
- *     64 KiB, each with an OVS_PACKET_ATTR_GSO attribute that gives its
- *     segment size and type, instead of segmenting it to MSS first.  Such a
+ *   - GSO-aware upcalls: with the extension's feature
+ *     OVS_DP_BIGTCP_F_GSO_UPCALL, the kernel sends a TCP GSO packet to
+ *     userspace as GSO packets of up to 63 KiB, each with an
+ *     OVS_PACKET_ATTR_GSO attribute that gives its segment size and type,
+ *     instead of segmenting it to MSS first.  Such a
  *     packet becomes a dp_packet with a TSO segment size and a partial L4
  *     checksum, and goes back to the kernel with the same attribute when it
  *     is executed.  other_config:kernel-gso-upcall turns the feature off. */
@@ -49,6 +54,16 @@ struct dpif_netlink_gso_stats {
     uint64_t n_upcall_seg_out;  /* Upcalls that they became. */
     uint64_t n_execute;         /* Packets executed as GSO packets. */
 };
+
+/* What a datapath reply says of the extension. */
+struct dpif_netlink_bigtcp {
+    uint32_t version;           /* 0 if the datapath is not the extension. */
+    uint32_t features;          /* OVS_DP_BIGTCP_F_* enabled. */
+    struct dpif_netlink_gso_stats stats; /* UINT64_MAX if not reported. */
+};
+
+void dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
+                               struct dpif_netlink_bigtcp *);
 
 int dpif_netlink_gso_stats_parse(const struct nlattr *,
                                  struct dpif_netlink_gso_stats *);

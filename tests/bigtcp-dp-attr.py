@@ -13,14 +13,18 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Sends the kernel datapath an OVS_DP_CMD_SET request that carries
-OVS_DP_ATTR_GSO_STATS, which is output only, and prints the answer.
+"""Sends the kernel datapath an OVS_DP_CMD_SET request that carries one of
+the ovs-bigtcp extension's attributes, and prints the answer.
 
-usage: bigtcp-dp-attr.py DATAPATH [empty|u64|nested]
+usage: bigtcp-dp-attr.py DATAPATH ATTR FORM
 
-The attribute is sent empty, as a u64, or as a well-formed nest.  Prints
-"error=NAME msg=TEXT" from the kernel's answer and its extended ack (or
-"error=0" if the kernel accepted the request).
+ATTR is "stats" (OVS_DP_ATTR_GSO_STATS), "version"
+(OVS_DP_ATTR_BIGTCP_VERSION), "features" (OVS_DP_ATTR_BIGTCP_FEATURES), or
+"unknown" (a number of the extension's range that it does not define).
+FORM is "empty", "u32" (1), "u32-2" (2, a feature bit that the extension
+does not define), "u64" (1), or "nested" (a well-formed statistics nest).
+Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
+(or "error=0 msg=" if the kernel accepted the request).
 """
 
 import struct
@@ -30,26 +34,34 @@ from bigtcp_genl import attr, open_family, request, ack_summary
 
 OVS_DP_CMD_SET = 4
 OVS_DP_ATTR_NAME = 1
-OVS_DP_ATTR_GSO_STATS = 10
+OVS_BIGTCP_ATTR_BASE = 0x3f00
+ATTRS = {
+    "version": OVS_BIGTCP_ATTR_BASE,
+    "stats": OVS_BIGTCP_ATTR_BASE + 1,
+    "features": OVS_BIGTCP_ATTR_BASE + 2,
+    "unknown": OVS_BIGTCP_ATTR_BASE + 0xff,
+}
 OVS_DP_GSO_STATS_RESEG = 1
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    if len(sys.argv) != 4 or sys.argv[2] not in ATTRS:
         sys.stderr.write(__doc__)
         sys.exit(2)
     dp = sys.argv[1].encode() + b"\0"
-    form = sys.argv[2] if len(sys.argv) == 3 else "u64"
+    kind = ATTRS[sys.argv[2]]
+    form = sys.argv[3]
 
     sock, family = open_family("ovs_datapath")
 
-    if form == "empty":
-        value = b""
-    elif form == "nested":
-        value = attr(OVS_DP_GSO_STATS_RESEG, struct.pack("=Q", 1))
-    else:
-        value = struct.pack("=Q", 1)
-    payload = attr(OVS_DP_ATTR_NAME, dp) + attr(OVS_DP_ATTR_GSO_STATS, value)
+    values = {
+        "empty": b"",
+        "u32": struct.pack("=I", 1),
+        "u32-2": struct.pack("=I", 2),
+        "u64": struct.pack("=Q", 1),
+        "nested": attr(OVS_DP_GSO_STATS_RESEG, struct.pack("=Q", 1)),
+    }
+    payload = attr(OVS_DP_ATTR_NAME, dp) + attr(kind, values[form])
     reply = request(sock, family, OVS_DP_CMD_SET, payload, 2,
                     struct.pack("=i", 0), ack=True)
 

@@ -22,7 +22,7 @@ bigtcp-malformed.py, valid TSO packets, and one IPv6 BIG TCP packet with
 its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, 30
 with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
 (Interface options, one KEY=VALUE a line) and DIR/fuzz-bigtcp-dp-attrs/
-(payloads of the OVS_DP_ATTR_GSO_STATS netlink attribute).  The files in
+(the attributes of datapath replies, with the ovs-bigtcp ones).  The files in
 tests/fuzz-corpus/ were written by it; run it again after changing it."""
 
 import importlib.util
@@ -123,18 +123,30 @@ def nla(kind, data):
 
 
 def dp_attrs_seeds():
-    """Payloads of OVS_DP_ATTR_GSO_STATS, as the kernel writes them (with
-    its pad attributes, 3) and variations."""
+    """Attributes of datapath replies (what follows struct ovs_header): as
+    the ovs-bigtcp module writes them, as other kernels might, and
+    variations."""
+    base = 0x3f00
+    version, stats, features = base, base + 1, base + 2
     reseg, out, pad = 1, 2, 3
+    u32 = lambda v: struct.pack("=I", v)
     u64 = lambda v: struct.pack("=Q", v)
+    name = nla(1, b"ovs-system\0")
+    gso = nla(pad, b"") + nla(reseg, u64(331)) + nla(pad, b"") \
+        + nla(out, u64(1775))
     return {
-        "kernel": nla(pad, b"") + nla(reseg, u64(331)) + nla(pad, b"")
-        + nla(out, u64(1775)),
-        "no-pad": nla(reseg, u64(0)) + nla(out, u64(0)),
-        "missing": nla(reseg, u64(7)),
-        "short": nla(reseg, b"\1\2\3\4") + nla(out, u64(1)),
-        "newer-kernel": nla(reseg, u64(1)) + nla(out, u64(2))
-        + nla(4, u64(3)),
+        "kernel": name + nla(version, u32(1)) + nla(features, u32(1))
+        + nla(stats, gso),
+        "stock": name + nla(5, u32(0)),
+        "no-version": name + nla(stats, gso),
+        "future-upstream": name + nla(10, u32(4)) + nla(11, u32(7))
+        + nla(12, b"\1\2"),
+        "bad-version": name + nla(version, b"\1\0") + nla(stats, gso),
+        "bad-stats": name + nla(version, u32(1))
+        + nla(stats, nla(reseg, b"\1\2\3\4") + nla(out, u64(1))),
+        "newer-module": name + nla(version, u32(2)) + nla(stats, gso
+                                                          + nla(9, u64(3)))
+        + nla(base + 9, u64(5)),
     }
 
 

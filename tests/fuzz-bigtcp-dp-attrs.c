@@ -14,14 +14,18 @@
  * limitations under the License.
  */
 
-/* libFuzzer target: the userspace side of the project's new netlink
- * attribute, OVS_DP_ATTR_GSO_STATS, which dpif-netlink reads from the
- * kernel datapath's replies (lib/dpif-netlink-gso.c).
+/* libFuzzer target: the userspace side of the ovs-bigtcp extension's
+ * datapath attributes (OVS_DP_ATTR_BIGTCP_VERSION, _FEATURES and
+ * OVS_DP_ATTR_GSO_STATS), which dpif-netlink reads from the kernel
+ * datapath's replies (lib/dpif-netlink-gso.c).
  *
- * Input: the payload of the nested attribute (any bytes, at most what an
- * attribute can hold).  The target asserts that parsing either fails or
- * gives counters that survive a round trip: written back as the kernel
- * writes them and parsed again, they read the same. */
+ * Input: the attributes of a datapath reply, what follows its struct
+ * ovs_header (any bytes).  Parsing never fails the reply; the target
+ * asserts that it takes nothing from a reply without a well-formed version
+ * attribute (ASan checks that it reads nothing beyond the input), and that
+ * the counters it does take survive a round trip:
+ * written back as the kernel writes them and parsed again, they read the
+ * same. */
 
 #include <config.h>
 
@@ -39,28 +43,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct dpif_netlink_gso_stats stats, again;
-    struct ofpbuf buf;
+    struct ofpbuf attrs = ofpbuf_const_initializer(data, size);
+    struct dpif_netlink_gso_stats unreported, again;
+    struct dpif_netlink_bigtcp bigtcp;
 
-    if (size > UINT16_MAX - NLA_HDRLEN) {
+    memset(&unreported, 0xff, sizeof unreported);
+    dpif_netlink_bigtcp_parse(&attrs, &bigtcp);
+
+    if (!bigtcp.version) {
+        /* Not the extension: nothing is taken from the reply. */
+        ovs_assert(!bigtcp.features);
+        ovs_assert(!memcmp(&bigtcp.stats, &unreported, sizeof unreported));
         return 0;
     }
 
-    ofpbuf_init(&buf, 0);
-    nl_msg_put_unspec(&buf, OVS_DP_ATTR_GSO_STATS, data, size);
-    memset(&stats, 0xa5, sizeof stats);
-    if (!dpif_netlink_gso_stats_parse(buf.data, &stats)) {
-        ofpbuf_clear(&buf);
-        dpif_netlink_gso_stats_put(&buf, &stats);
-        ovs_assert(!dpif_netlink_gso_stats_parse(buf.data, &again));
-        ovs_assert(!memcmp(&again, &stats, sizeof stats));
-    } else {
-        /* A refused attribute leaves the counters alone. */
-        struct dpif_netlink_gso_stats untouched;
+    if (bigtcp.stats.n_reseg != UINT64_MAX) {
+        struct ofpbuf buf;
 
-        memset(&untouched, 0xa5, sizeof untouched);
-        ovs_assert(!memcmp(&stats, &untouched, sizeof stats));
+        ofpbuf_init(&buf, 0);
+        dpif_netlink_gso_stats_put(&buf, &bigtcp.stats);
+        ovs_assert(!dpif_netlink_gso_stats_parse(buf.data, &again));
+        ovs_assert(!memcmp(&again, &bigtcp.stats, sizeof again));
+        ofpbuf_uninit(&buf);
     }
-    ofpbuf_uninit(&buf);
     return 0;
 }
