@@ -37,9 +37,6 @@
 
 struct dp_packet;
 
-/* The largest GSO packet Linux builds (GSO_MAX_SIZE in the kernel). */
-#define BIGTCP_GSO_MAX_SIZE 524280
-
 /* Size of the Hop-by-Hop header that carries the jumbo payload option. */
 #define BIGTCP_JUMBO_HBH_LEN 8
 

@@ -174,21 +174,21 @@ bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
             return EINVAL;
         }
     }
-    if (l3_len > BIGTCP_GSO_MAX_SIZE) {
+    if (l3_len > GSO_MAX_SIZE) {
         COVERAGE_INC(bigtcp_rx_too_big);
         VLOG_WARN_RL(&rl, "Dropped TSO packet: IP length %"PRIu32" over "
-                     "GSO_MAX_SIZE (%d)", l3_len, BIGTCP_GSO_MAX_SIZE);
+                     "GSO_MAX_SIZE (%d)", l3_len, GSO_MAX_SIZE);
         return EINVAL;
     }
 
     payload_len = dp_packet_get_tcp_payload_length(b);
-    if (DIV_ROUND_UP(payload_len, segsz) > BIGTCP_GSO_MAX_SEGS) {
+    if (DIV_ROUND_UP(payload_len, segsz) > GSO_MAX_SEGS) {
         /* A tiny gso_size would make software segmentation build hundreds
          * of thousands of packets out of one. */
         COVERAGE_INC(bigtcp_rx_too_many_segs);
         VLOG_WARN_RL(&rl, "Dropped TSO packet: %"PRIu32" bytes of payload "
                      "in segments of %"PRIu16" bytes, over %d segments",
-                     payload_len, segsz, BIGTCP_GSO_MAX_SEGS);
+                     payload_len, segsz, GSO_MAX_SEGS);
         return EINVAL;
     }
     if (payload_len <= segsz) {

@@ -40,9 +40,6 @@
 
 struct dp_packet;
 
-/* The most segments of one GSO packet in Linux (GSO_MAX_SEGS). */
-#define BIGTCP_GSO_MAX_SEGS 65535
-
 int bigtcp_rx_check_vnet(const struct dp_packet *, bool gso_tcp,
                          uint16_t gso_size, uint16_t hdr_len);
 int bigtcp_rx_check_tso(struct dp_packet *, int ip_version);

@@ -53,12 +53,12 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
 {
     l->dev_max_size = NETDEV_TSO_DEFAULT_MAX_SIZE;
     l->dev_ipv4_max_size = NETDEV_TSO_DEFAULT_MAX_SIZE;
-    l->dev_max_segs = NETDEV_TSO_DEFAULT_MAX_SEGS;
+    l->dev_max_segs = GSO_MAX_SEGS;
     l->user_max_size = 0;
     l->user_max_segs = 0;
     atomic_init(&l->max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
     atomic_init(&l->ipv4_max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
-    atomic_init(&l->max_segs, NETDEV_TSO_DEFAULT_MAX_SEGS);
+    atomic_init(&l->max_segs, GSO_MAX_SEGS);
     l->config_error = NULL;
     atomic_init(&l->zerocopy, false);
     atomic_init(&l->n_resegmented, 0);
@@ -122,7 +122,7 @@ netdev_set_tso_dev_limits(struct netdev *netdev, uint32_t max_size,
     l->dev_max_size = max_size ? max_size : NETDEV_TSO_DEFAULT_MAX_SIZE;
     l->dev_ipv4_max_size = (ipv4_max_size ? ipv4_max_size
                             : NETDEV_TSO_DEFAULT_MAX_SIZE);
-    l->dev_max_segs = max_segs ? max_segs : NETDEV_TSO_DEFAULT_MAX_SEGS;
+    l->dev_max_segs = max_segs ? max_segs : GSO_MAX_SEGS;
     update(netdev);
 }
 
@@ -168,8 +168,8 @@ netdev_tso_limits_set_config(struct netdev *netdev, struct smap *args)
     uint32_t size, segs;
 
     parse_option(netdev, args, OPT_MAX_SIZE, NETDEV_TSO_MIN_USER_SIZE,
-                 NETDEV_TSO_MAX_SIZE, &size, &errors);
-    parse_option(netdev, args, OPT_MAX_SEGS, 2, NETDEV_TSO_DEFAULT_MAX_SEGS,
+                 GSO_MAX_SIZE, &size, &errors);
+    parse_option(netdev, args, OPT_MAX_SEGS, 2, GSO_MAX_SEGS,
                  &segs, &errors);
     if (size != l->user_max_size || segs != l->user_max_segs) {
         l->user_max_size = size;

@@ -41,12 +41,9 @@ struct dp_packet_reseg_plan;
 struct netdev;
 struct smap;
 
-/* The largest TSO packet Linux builds (GSO_MAX_SIZE, BIG TCP). */
-#define NETDEV_TSO_MAX_SIZE 524280
-
-/* Default limits of a device: TSO as it was before BIG TCP. */
+/* Default size limit of a device: TSO as it was before BIG TCP.  (The
+ * largest limits are GSO_MAX_SIZE and GSO_MAX_SEGS, in packets.h.) */
 #define NETDEV_TSO_DEFAULT_MAX_SIZE 65536
-#define NETDEV_TSO_DEFAULT_MAX_SEGS 65535
 
 /* Smallest limit a user may configure: room for two full-sized segments of
  * a standard Ethernet MTU. */

@@ -704,7 +704,7 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
     if (c->tunnel == BIGTCP_RESEG_TNL_NONE) {
         tunnel = dp_packet_clone(in);
         tunnel->offloads |= DP_PACKET_OL_TUNNEL_VXLAN;
-        if (dp_packet_reseg_possible(tunnel, BIGTCP_GSO_MAX_SIZE, 65535)) {
+        if (dp_packet_reseg_possible(tunnel, GSO_MAX_SIZE, GSO_MAX_SEGS)) {
             fail(c, "resegmentation of a false tunnel packet is possible");
         }
         dp_packet_delete(tunnel);

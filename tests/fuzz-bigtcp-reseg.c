@@ -121,7 +121,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     c.outer_ip_id = take(&data, &size, 2);
 
-    max_payload = BIGTCP_GSO_MAX_SIZE - bigtcp_reseg_case_hdr_len(&c);
+    max_payload = GSO_MAX_SIZE - bigtcp_reseg_case_hdr_len(&c);
     c.payload_len = c.mss + 1 + raw_payload % (max_payload - c.mss);
     bigtcp_reseg_run_case(&c, &stats);
 

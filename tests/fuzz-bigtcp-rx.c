@@ -127,7 +127,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ovs_assert(dp_packet_l4_proto_tcp(p) && dp_packet_l3(p));
         ovs_assert(payload > segsz);
         ovs_assert(DIV_ROUND_UP(payload, segsz) <= 65535);
-        ovs_assert(dp_packet_l3_size(p) <= BIGTCP_GSO_MAX_SIZE);
+        ovs_assert(dp_packet_l3_size(p) <= GSO_MAX_SIZE);
 
         send_resegmented(p);
         if (dp_packet_gso_nr_segs(p) <= 64) {

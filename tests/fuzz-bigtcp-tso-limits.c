@@ -36,6 +36,7 @@
 #include "netdev-provider.h"
 #include "netdev-tso-limits.h"
 #include "openvswitch/vlog.h"
+#include "packets.h"
 #include "smap.h"
 #include "userspace-tso.h"
 #include "util.h"
@@ -98,10 +99,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ovs_assert(max_segs && max_segs <= l->dev_max_segs);
     ovs_assert(!l->user_max_size
                || (l->user_max_size >= NETDEV_TSO_MIN_USER_SIZE
-                   && l->user_max_size <= NETDEV_TSO_MAX_SIZE));
+                   && l->user_max_size <= GSO_MAX_SIZE));
     ovs_assert(!l->user_max_segs
                || (l->user_max_segs >= 2
-                   && l->user_max_segs <= NETDEV_TSO_DEFAULT_MAX_SEGS));
+                   && l->user_max_segs <= GSO_MAX_SEGS));
     ovs_assert(size_given || !l->user_max_size);
     ovs_assert(segs_given || !l->user_max_segs);
     ovs_assert(!l->config_error

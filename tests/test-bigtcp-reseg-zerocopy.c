@@ -49,7 +49,7 @@ zc_random_case(struct bigtcp_reseg_case *c, uint32_t no)
     hdr_len = bigtcp_reseg_case_hdr_len(c);
     c->mss = 88 + random_range(9000 - 88 + 1);
     c->payload_len = (c->mss + 1
-                      + random_range(BIGTCP_GSO_MAX_SIZE - hdr_len - c->mss));
+                      + random_range(GSO_MAX_SIZE - hdr_len - c->mss));
     c->tcp_flags = TCP_ACK | (random_range(2) ? TCP_PSH : 0)
                    | (random_range(8) ? 0 : TCP_CWR | TCP_FIN);
     c->seq = random_uint32();

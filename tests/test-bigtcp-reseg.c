@@ -109,7 +109,7 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
 
     /* Payload: at least two segments, within 64 KiB of frame half of the
      * time, up to the BIG TCP maximum the other half. */
-    max_payload = (random_range(2) ? UINT16_MAX : BIGTCP_GSO_MAX_SIZE)
+    max_payload = (random_range(2) ? UINT16_MAX : GSO_MAX_SIZE)
                   - hdr_len;
     c->payload_len = c->mss + 1 + random_range(max_payload - c->mss);
     n_segs = DIV_ROUND_UP(c->payload_len, c->mss);
@@ -140,7 +140,7 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
         break;
     case 1:
         /* A segment bound only. */
-        c->max_size = random_range(2) ? 65536 : BIGTCP_GSO_MAX_SIZE;
+        c->max_size = random_range(2) ? 65536 : GSO_MAX_SIZE;
         c->max_segs = 1 + random_range(n_segs + 1);
         break;
     case 2:
@@ -160,7 +160,7 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
                                    : c->n_vlans * VLAN_HEADER_LEN);
             uint32_t rest = UINT16_MAX + random_range(2) - ip_hdr_len;
             uint32_t m = DIV_ROUND_UP(rest, c->mss) + random_range(4);
-            uint32_t n_full = (BIGTCP_GSO_MAX_SIZE - hdr_len - rest)
+            uint32_t n_full = (GSO_MAX_SIZE - hdr_len - rest)
                               / (m * c->mss);
 
             if (n_full) {
