@@ -58,8 +58,10 @@ dp_packet_pool_create(size_t buf_size, size_t max_free)
     pool->buf_size = buf_size;
     ovs_refcount_init(&pool->ref_cnt);
     ovs_mutex_init(&pool->mutex);
+    ovs_mutex_lock(&pool->mutex);
     pool->max_free = max_free;
     pool->free = xmalloc(max_free * sizeof *pool->free);
+    ovs_mutex_unlock(&pool->mutex);
     return pool;
 }
 
@@ -67,8 +69,13 @@ static void
 dp_packet_pool_unref(struct dp_packet_pool *pool)
 {
     if (ovs_refcount_unref(&pool->ref_cnt) == 1) {
+        void **bufs;
+
+        ovs_mutex_lock(&pool->mutex);
+        bufs = pool->free;
+        ovs_mutex_unlock(&pool->mutex);
         ovs_mutex_destroy(&pool->mutex);
-        free(pool->free);
+        free(bufs);
         free(pool);
     }
 }
