@@ -30,11 +30,11 @@ Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
 import struct
 import sys
 
-from bigtcp_genl import attr, open_family, request, ack_summary
+from bigtcp_genl import (OVS_BIGTCP_ATTR_BASE, attr, open_family, request,
+                         ack_summary)
 
 OVS_DP_CMD_SET = 4
 OVS_DP_ATTR_NAME = 1
-OVS_BIGTCP_ATTR_BASE = 0x3f00
 ATTRS = {
     "version": OVS_BIGTCP_ATTR_BASE,
     "stats": OVS_BIGTCP_ATTR_BASE + 1,

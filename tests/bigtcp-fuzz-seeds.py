@@ -30,6 +30,8 @@ import os
 import struct
 import sys
 
+from bigtcp_genl import OVS_BIGTCP_ATTR_BASE
+
 
 def load_malformed():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -126,7 +128,7 @@ def dp_attrs_seeds():
     """Attributes of datapath replies (what follows struct ovs_header): as
     the ovs-bigtcp module writes them, as other kernels might, and
     variations."""
-    base = 0x3f00
+    base = OVS_BIGTCP_ATTR_BASE
     version, stats, features = base, base + 1, base + 2
     reseg, out, pad = 1, 2, 3
     u32 = lambda v: struct.pack("=I", v)

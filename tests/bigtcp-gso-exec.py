@@ -44,14 +44,14 @@ import socket
 import struct
 import sys
 
-from bigtcp_genl import (NLA_F_NESTED, ack_summary, attr, csum_fold,
-                         open_family, request)
+from bigtcp_genl import (NLA_F_NESTED, OVS_BIGTCP_ATTR_BASE, ack_summary,
+                         attr, csum_fold, open_family, request)
 
 OVS_PACKET_CMD_EXECUTE = 3
 OVS_PACKET_ATTR_PACKET = 1
 OVS_PACKET_ATTR_KEY = 2
 OVS_PACKET_ATTR_ACTIONS = 3
-OVS_PACKET_ATTR_GSO = 0x3f00  # OVS_BIGTCP_ATTR_BASE
+OVS_PACKET_ATTR_GSO = OVS_BIGTCP_ATTR_BASE
 OVS_PACKET_GSO_ATTR_SIZE = 1
 OVS_PACKET_GSO_ATTR_TYPE = 2
 OVS_KEY_ATTR_ETHERNET = 4

@@ -36,6 +36,8 @@ NETLINK_EXT_ACK = 11
 NLMSGERR_ATTR_MSG = 1
 NLMSGERR_ATTR_MISS_TYPE = 5
 NLA_F_NESTED = 0x8000
+# The first attribute number of the ovs-bigtcp extension's uAPI.
+OVS_BIGTCP_ATTR_BASE = 0x3f00
 
 
 def attr(kind, data):
