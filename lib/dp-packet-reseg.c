@@ -14,19 +14,41 @@
  * limitations under the License.
  */
 
-/* Bounded resegmentation: the generalisation of dp_packet_gso() (see
- * dp-packet-gso.c) from outputs of one MSS to outputs of 'n' MSS.
+/* The userspace segmentation engine: a TSO packet cut into outputs of 'n'
+ * segments each.  Full segmentation (dp_packet_gso() in dp-packet-gso.c)
+ * is the case n = 1; bounded resegmentation, for a port that takes TSO
+ * packets up to a limit, the case n >= 2; partial segmentation for UDP
+ * tunnels (dp_packet_gso_batch_partial()) the case of all segments but the
+ * last in one output.  The copying cut (dp_packet_reseg_cut()) and the
+ * zero-copy one (dp_packet_reseg_headers(), see netdev-linux-reseg.c) write
+ * the headers with the same code.
  *
  * A TSO packet with 'hdr_len' bytes of headers (Ethernet to TCP options)
  * and a payload of 'n_segs' segments of 'mss' bytes (the last one possibly
- * shorter) is cut into outputs of 'n' segments each, where
+ * shorter) is cut into outputs of 'n' segments each but the last, which
+ * carries the rest.
  *
- *     n = min(max_segs, (max_size - hdr_len) / mss),
+ * Tail policy.  For a bound of 'max_size' bytes of frame and 'max_segs'
+ * segments, the most segments an output can carry is
  *
- * and the last output carries the rest.  The outputs are only made when
- * 'n' is at least 2: otherwise the caller should segment fully.  Every
- * output carries a copy of the input's headers, updated as segmentation
- * would update the headers of its first segment:
+ *     max = min(max_segs, (max_size - hdr_len) / mss),
+ *
+ * and resegmentation is done only when 'max' is at least 2: otherwise the
+ * caller segments fully.  The packet then becomes as few outputs as 'max'
+ * allows, ceil(n_segs / max), with the segments spread evenly over them:
+ * n = ceil(n_segs / outputs).  If that leaves a last output of a single
+ * segment, 'n' is lowered (never below 2) until it does not.  This is the
+ * rule of the kernel datapath's resegmentation (ovs_gso_reseg_segs() in
+ * datapath-ext/patches), so that both datapaths cut a packet the same way:
+ * every output carries at least two segments except where the bound or the
+ * input forces a single-segment last output (n = 2 and an odd 'n_segs'),
+ * or the input is a single segment.  An output of a single segment is a
+ * plain packet (segment size 0), wherever it is in the output sequence, so
+ * that no device or kernel sees a GSO packet that is not bigger than its
+ * segment size.
+ *
+ * Every output carries a copy of the input's headers, updated as full
+ * segmentation updates the headers of the output's first segment:
  *
  *   - IPv4 total length and IPv6 payload length from the output's size,
  *     or 0 when the length does not fit in 16 bits (BIG TCP framing, see
@@ -35,18 +57,15 @@
  *   - IPv4 ID: the input's ID plus the index of the output's first segment,
  *     so that segmenting the outputs gives the IDs that segmenting the
  *     input gives.  The DF bit and the rest of the fragment field are kept.
- *     The IPv4 header checksum is zeroed and marked partial, as
- *     dp_packet_gso() does: dp_packet_ol_send_prepare() or the device fills
- *     it in.
+ *     The IPv4 header checksum is zeroed and marked partial:
+ *     dp_packet_ol_send_prepare() or the device fills it in.
  *
  *   - TCP sequence number: the input's plus the offset of the output's
  *     payload.
  *
  *   - TCP flags: CWR only on the first output, PSH and FIN only on the
  *     last output, all other flags (ACK, ECE, SYN, RST, NS) on every
- *     output.  (Linux's TCP segmentation and TSO devices clear CWR after
- *     the first segment as well; dp_packet_gso() leaves it on every
- *     segment, and URG too.)
+ *     output, as Linux's tcp_gso_segment() and TSO devices do.
  *
  *   - TCP urgent pointer: an urgent pointer is relative to the sequence
  *     number of the packet that carries it.  The first output keeps URG and
@@ -62,21 +81,16 @@
  *     it is.
  *
  *   - TCP checksum: marked partial, for the device or
- *     dp_packet_ol_send_prepare() to complete, as dp_packet_gso() does.
+ *     dp_packet_ol_send_prepare() to complete.
  *
- *   - Segment size: the MSS on every output of two segments or more.  When
- *     the rest left for the last output is one segment (at most one MSS),
- *     that output is a plain packet: its segment size is 0, as for the
- *     segments of dp_packet_gso(), so that no device or kernel sees a GSO
- *     packet that is not bigger than its segment size.
+ *   - Segment size: the MSS on every output of two segments or more, 0 on
+ *     an output of one segment (see the tail policy above).
  *
  * Tunnel packets (VXLAN, Geneve, GRE; outer IPv4 or IPv6, with inner TCP
  * over IPv4 or IPv6) are cut the same way, for ports that do tunnel TSO:
  * 'hdr_len' then runs from the outer Ethernet header to the end of the
  * inner TCP header, so the bound counts the whole frame, and the rules
- * above apply to the inner IP and TCP headers.  The outer headers get what
- * dp_packet_gso_update_segment() gives the outer headers of the output's
- * first segment:
+ * above apply to the inner IP and TCP headers.  The outer headers get:
  *
  *   - outer IPv4 total length and IPv6 payload length, and the UDP length
  *     of VXLAN and Geneve, from the output's size (0 when it does not fit
@@ -90,20 +104,18 @@
  *
  *   - outer UDP checksum: left as it is, with its offload flag (partial
  *     when the tunnel has checksums on): the device or
- *     dp_packet_ol_send_prepare() completes it, as for the segments of
- *     dp_packet_gso() (for a TSO output, as the checksum of each of its
- *     segments: see packet_udp_tunnel_csum());
+ *     dp_packet_ol_send_prepare() completes it (for a TSO output, as the
+ *     checksum of each of its segments: see packet_udp_tunnel_csum());
  *
  *   - GRE checksum, when the GRE header has one: computed over the output's
- *     GRE header and what follows, as dp_packet_gso() does for each
- *     segment.
+ *     GRE header and what follows.
  *
  * The inner IPv4 header checksum and the inner TCP checksum are marked
- * partial (inner offload flags), as dp_packet_gso() marks them.  A tunnel
- * port that cannot fill an outer UDP checksum gets its UDP tunnel packets
- * cut on segment boundaries by dp_packet_gso_batch_partial() first (see
- * netdev_send()); resegmentation keeps that alignment, since every output
- * but the last is a whole number of segments. */
+ * partial (inner offload flags).  A tunnel port that cannot fill an outer
+ * UDP checksum gets its UDP tunnel packets cut on segment boundaries by
+ * dp_packet_gso_batch_partial() first (see netdev_send()); resegmentation
+ * keeps that alignment, since every output but the last is a whole number
+ * of segments. */
 
 #include <config.h>
 #include "dp-packet-reseg.h"
@@ -119,7 +131,7 @@
 #include "util.h"
 
 COVERAGE_DEFINE(dp_packet_reseg);
-COVERAGE_DEFINE(dp_packet_reseg_out);
+COVERAGE_DEFINE(dp_packet_reseg_packets);
 
 /* Checks the outer headers of tunnel TSO packet 'p' and stores what
  * 'plan' needs of them.  Returns false if they are not those of a VXLAN,
@@ -176,26 +188,60 @@ dp_packet_reseg_out_len(const struct dp_packet_reseg_plan *plan, uint32_t k)
     return MIN(out_len, plan->payload_len - k * out_len);
 }
 
-/* Plans the cutting of TSO packet 'p' into TSO packets of at most
- * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
- * segments each, into '*plan'.  Returns false, leaving '*plan' undefined,
- * if 'p' cannot be resegmented: it is not TCP over IPv4 or IPv6, plain or
- * in a VXLAN, Geneve or GRE tunnel over IPv4 or IPv6, or the bound leaves
- * room for fewer than two segments per output.  For a tunnel packet,
- * 'plan->tunnel' says which kind, and the offsets and sizes cover the outer
- * headers too (see the top of this file). */
-bool
-dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
-                     uint32_t max_segs, struct dp_packet_reseg_plan *plan)
+/* Returns the number of segments to put in every output but the last when
+ * 'n_segs' segments are cut into outputs of at most 'max_per' segments
+ * (at least 2), by the tail policy at the top of this file: as few outputs
+ * as 'max_per' allows, the segments spread evenly over them, and no last
+ * output of a single segment where fewer segments per output (but at least
+ * two) avoid one.  Returns 'n_segs' if they fit in one output. */
+static uint32_t
+dp_packet_reseg_spread__(uint32_t n_segs, uint32_t max_per)
+{
+    uint32_t n_out, per;
+
+    if (n_segs <= max_per) {
+        return n_segs;
+    }
+    n_out = DIV_ROUND_UP(n_segs, max_per);
+    per = DIV_ROUND_UP(n_segs, n_out);
+    while (per > 2 && n_segs % per == 1) {
+        per--;
+    }
+    return per;
+}
+
+/* Sets the number of segments per output of 'plan', whose input is
+ * 'n_segs' segments, to 'per', and the number of outputs. */
+static void
+dp_packet_reseg_set_per__(struct dp_packet_reseg_plan *plan, uint32_t n_segs,
+                          uint32_t per)
+{
+    plan->segs_per_out = per;
+    plan->n_out = n_segs <= per ? 1 : DIV_ROUND_UP(n_segs, per);
+}
+
+/* Returns the number of segments in the payload of 'plan'. */
+static uint32_t
+dp_packet_reseg_n_segs__(const struct dp_packet_reseg_plan *plan)
+{
+    return DIV_ROUND_UP(plan->payload_len, plan->mss);
+}
+
+/* Checks that TSO packet 'p' can be cut, and stores in '*plan' its headers'
+ * offsets and lengths, its segment size and its payload length, for a plan
+ * that covers the whole input.  Returns false if 'p' is not TCP over IPv4
+ * or IPv6, plain or in a VXLAN, Geneve or GRE tunnel over IPv4 or IPv6, or
+ * has no segment size. */
+static bool
+dp_packet_reseg_plan_input__(const struct dp_packet *p,
+                             struct dp_packet_reseg_plan *plan)
 {
     uint16_t mss = dp_packet_get_tso_segsz(p);
     const struct ip_header *ip;
     const char *payload;
     const char *data;
     const char *tcp;
-    uint32_t n_segs;
     size_t hdr_len;
-    uint32_t n;
     int ip_ver;
 
     if (!mss || !dp_packet_eth(p)) {
@@ -243,23 +289,59 @@ dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
          * length. */
         return false;
     }
-    if (max_size <= hdr_len) {
-        return false;
-    }
-    n = MIN(max_segs, (max_size - hdr_len) / mss);
-    if (n < 2) {
-        return false;
-    }
 
     plan->hdr_len = hdr_len;
     plan->l3_ofs = (const char *) ip - data;
     plan->l4_ofs = tcp - data;
     plan->mss = mss;
-    plan->segs_per_out = n;
-    n_segs = DIV_ROUND_UP(plan->payload_len, mss);
-    plan->n_out = n_segs <= n ? 1 : DIV_ROUND_UP(n_segs, n);
     plan->first_seg = 0;
     plan->ends_input = true;
+    return true;
+}
+
+/* Plans the cutting of TSO packet 'p' into TSO packets of at most
+ * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
+ * segments each, into '*plan', by the tail policy at the top of this file.
+ * Returns false, leaving '*plan' undefined, if 'p' cannot be resegmented:
+ * it is not TCP over IPv4 or IPv6, plain or in a VXLAN, Geneve or GRE
+ * tunnel over IPv4 or IPv6, or the bound leaves room for fewer than two
+ * segments per output.  For a tunnel packet, 'plan->tunnel' says which
+ * kind, and the offsets and sizes cover the outer headers too (see the top
+ * of this file). */
+bool
+dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
+                     uint32_t max_segs, struct dp_packet_reseg_plan *plan)
+{
+    uint32_t n_segs, n;
+
+    if (!dp_packet_reseg_plan_input__(p, plan)
+        || max_size <= plan->hdr_len) {
+        return false;
+    }
+    n = MIN(max_segs, (max_size - plan->hdr_len) / plan->mss);
+    if (n < 2) {
+        return false;
+    }
+    n_segs = dp_packet_reseg_n_segs__(plan);
+    dp_packet_reseg_set_per__(plan, n_segs,
+                              dp_packet_reseg_spread__(n_segs, n));
+    return true;
+}
+
+/* Plans the cutting of TSO packet 'p' into outputs of exactly 'per'
+ * segments each but the last, which carries the rest, into '*plan'.
+ * 'per' is at least 1: 1 is full segmentation (see dp_packet_gso()).  No
+ * bound and no tail policy apply.  Returns false, leaving '*plan'
+ * undefined, if 'p' cannot be cut (as for dp_packet_reseg_plan()). */
+bool
+dp_packet_reseg_plan_segs(const struct dp_packet *p, uint32_t per,
+                          struct dp_packet_reseg_plan *plan)
+{
+    ovs_assert(per >= 1);
+    if (!dp_packet_reseg_plan_input__(p, plan)) {
+        return false;
+    }
+    dp_packet_reseg_set_per__(plan, dp_packet_reseg_n_segs__(plan), per);
     return true;
 }
 
@@ -293,9 +375,9 @@ dp_packet_reseg_plan_slice(const struct dp_packet_reseg_plan *whole,
     slice->first_seg = whole->first_seg + k * whole->segs_per_out;
     slice->payload_len = dp_packet_reseg_out_len(whole, k);
     slice->ends_input = whole->ends_input && k == whole->n_out - 1;
-    slice->segs_per_out = n;
-    n_segs = DIV_ROUND_UP(slice->payload_len, whole->mss);
-    slice->n_out = n_segs <= n ? 1 : DIV_ROUND_UP(n_segs, n);
+    n_segs = dp_packet_reseg_n_segs__(slice);
+    dp_packet_reseg_set_per__(slice, n_segs,
+                              dp_packet_reseg_spread__(n_segs, n));
     return true;
 }
 
@@ -303,9 +385,9 @@ dp_packet_reseg_plan_slice(const struct dp_packet_reseg_plan *whole,
  * 'max_size' bytes of frame (from the Ethernet header on) and 'max_segs'
  * segments, with at least two segments of 'p''s segment size (the MSS) in
  * each, except possibly in the last.  Always false for anything other than
- * TCP over IPv4 or IPv6, plain or in a VXLAN, Geneve or GRE tunnel: the
- * caller segments those fully (dp_packet_gso()).  Whether the port can
- * take tunnel TSO packets is for the caller to check. */
+ * TCP over IPv4 or IPv6, plain or in a VXLAN, Geneve or GRE tunnel, which
+ * this engine cannot cut at all (dp_packet_gso() drops them).  Whether the
+ * port can take tunnel TSO packets is for the caller to check. */
 bool
 dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
                          uint32_t max_segs)
@@ -487,13 +569,13 @@ void
 dp_packet_reseg_record(size_t n_out)
 {
     COVERAGE_INC(dp_packet_reseg);
-    COVERAGE_ADD(dp_packet_reseg_out, n_out);
+    COVERAGE_ADD(dp_packet_reseg_packets, n_out);
 }
 
 /* Marks the checksums of output 'out' of 'plan' as partial, for the device
  * or dp_packet_ol_send_prepare() to complete: for a tunnel packet the
- * outer IPv4 header checksum and the inner ones, as dp_packet_gso() does
- * (the outer UDP checksum keeps its flag). */
+ * outer IPv4 header checksum and the inner ones (the outer UDP checksum
+ * keeps its flag). */
 static void
 dp_packet_reseg_set_partial__(const struct dp_packet_reseg_plan *plan,
                               struct dp_packet *out)
@@ -521,17 +603,63 @@ dp_packet_reseg_set_partial__(const struct dp_packet_reseg_plan *plan,
     }
 }
 
-/* Cuts TSO packet 'p' into TSO packets of at most 'max_size' bytes of frame
- * and 'max_segs' segments each, and appends them to 'batch': 'p' itself,
- * trimmed to the first output, then the others, in order, like
- * dp_packet_gso().  Every output but the last carries the largest whole
- * number of segments that fits the bound; the last carries the rest (see
- * the top of this file for the header updates and for a last output of one
- * segment).  A packet that already fits is appended as it is.  Returns the
- * number of packets appended.
+/* Cuts TSO packet 'p' as 'plan' (made for 'p') says, and appends the
+ * outputs to 'batch': 'p' itself, trimmed to the first output, then the
+ * others, in order.  If the plan has a single output, 'p' is appended as it
+ * is.  Returns the number of packets appended.
  *
  * The outputs are copies: this is for ports that need each packet in one
- * buffer.  dp_packet_reseg_headers() is the zero-copy alternative.
+ * buffer.  dp_packet_reseg_headers() is the zero-copy alternative. */
+size_t
+dp_packet_reseg_cut(struct dp_packet *p,
+                    const struct dp_packet_reseg_plan *plan,
+                    struct dp_packet_batch *batch)
+{
+    uint32_t first_len = plan->segs_per_out * plan->mss;
+
+    dp_packet_batch_add(batch, p);
+    if (plan->n_out == 1) {
+        return 1;
+    }
+
+    /* The other outputs first: they copy the headers of 'p' before the
+     * update of 'p' below. */
+    for (uint32_t k = 1; k < plan->n_out; k++) {
+        uint32_t ofs, len;
+        struct dp_packet *out;
+        uint16_t segsz;
+
+        out = dp_packet_reseg_new__(p, plan->hdr_len, plan->hdr_len
+                                    + dp_packet_reseg_out_len(plan, k));
+        dp_packet_reseg_headers(plan, p, k, dp_packet_data(out), &ofs, &len,
+                                &segsz);
+        dp_packet_put(out, (const char *) dp_packet_data(p) + ofs, len);
+        dp_packet_set_tso_segsz(out, segsz);
+        dp_packet_reseg_set_partial__(plan, out);
+        dp_packet_batch_add(batch, out);
+    }
+
+    /* Trim 'p' to the first output, which is a plain packet if it is a
+     * single segment. */
+    dp_packet_set_l2_pad_size(p, 0);
+    dp_packet_set_size(p, plan->hdr_len + first_len);
+    if (plan->segs_per_out == 1) {
+        dp_packet_set_tso_segsz(p, 0);
+    }
+    dp_packet_reseg_update__(plan, 0, dp_packet_data(p));
+    dp_packet_reseg_gre_csum__(plan, dp_packet_data(p),
+                               (const char *) dp_packet_data(p)
+                               + plan->hdr_len, first_len);
+    dp_packet_reseg_set_partial__(plan, p);
+    return plan->n_out;
+}
+
+/* Cuts TSO packet 'p' into TSO packets of at most 'max_size' bytes of frame
+ * and 'max_segs' segments each, by the tail policy at the top of this file,
+ * and appends them to 'batch' as dp_packet_reseg_cut() does.  A packet that
+ * already fits is appended as it is.  Returns the number of packets
+ * appended, and counts them (dp_packet_reseg_record()) if there are more
+ * than one.
  *
  * 'p' must pass dp_packet_reseg_possible() with the same bound. */
 size_t
@@ -539,41 +667,12 @@ dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
                 struct dp_packet_batch *batch)
 {
     struct dp_packet_reseg_plan plan;
+    size_t n_out;
 
     ovs_assert(dp_packet_reseg_plan(p, max_size, max_segs, &plan));
-
-    dp_packet_batch_add(batch, p);
-    if (plan.n_out == 1) {
-        return 1;
+    n_out = dp_packet_reseg_cut(p, &plan, batch);
+    if (n_out > 1) {
+        dp_packet_reseg_record(n_out);
     }
-
-    /* The other outputs first: they copy the headers of 'p' before the
-     * update of 'p' below. */
-    for (uint32_t k = 1; k < plan.n_out; k++) {
-        uint32_t ofs, len;
-        struct dp_packet *out;
-        uint16_t segsz;
-
-        out = dp_packet_reseg_new__(p, plan.hdr_len, plan.hdr_len
-                                    + dp_packet_reseg_out_len(&plan, k));
-        dp_packet_reseg_headers(&plan, p, k, dp_packet_data(out), &ofs, &len,
-                                &segsz);
-        dp_packet_put(out, (const char *) dp_packet_data(p) + ofs, len);
-        dp_packet_set_tso_segsz(out, segsz);
-        dp_packet_reseg_set_partial__(&plan, out);
-        dp_packet_batch_add(batch, out);
-    }
-
-    /* Trim 'p' to the first output.  'p' keeps its segment size: it has at
-     * least two segments. */
-    dp_packet_set_l2_pad_size(p, 0);
-    dp_packet_set_size(p, plan.hdr_len + plan.segs_per_out * plan.mss);
-    dp_packet_reseg_update__(&plan, 0, dp_packet_data(p));
-    dp_packet_reseg_gre_csum__(&plan, dp_packet_data(p),
-                               (const char *) dp_packet_data(p) + plan.hdr_len,
-                               plan.segs_per_out * plan.mss);
-    dp_packet_reseg_set_partial__(&plan, p);
-
-    dp_packet_reseg_record(plan.n_out);
-    return plan.n_out;
+    return n_out;
 }

@@ -17,22 +17,25 @@
 #ifndef DP_PACKET_RESEG_H
 #define DP_PACKET_RESEG_H 1
 
-/* Bounded resegmentation of TCP segmentation offload (TSO) packets.
+/* The userspace segmentation engine for TCP segmentation offload (TSO)
+ * packets.
  *
  * A TSO packet that is larger than its next hop accepts (a port's TSO size
  * or segment limit, for example a BIG TCP packet of up to 512 KiB going to
  * a port that takes 64 KiB) does not need to be segmented all the way down
- * to MSS-sized packets, as dp_packet_gso() does.  It can be cut into TSO
- * packets that fit the bound instead, each still carrying the MSS as its
- * segment size, so that the device (or the kernel behind it) keeps doing
- * the per-segment work.
+ * to MSS-sized packets.  It can be cut into TSO packets that fit the bound
+ * instead, each still carrying the MSS as its segment size, so that the
+ * device (or the kernel behind it) keeps doing the per-segment work.  Full
+ * segmentation, dp_packet_gso(), is the same cut with one segment per
+ * output.
  *
  * The outputs are exactly what segmentation would produce, in bigger
  * pieces: segmenting every output fully gives the same segments, byte for
  * byte, as segmenting the input fully.  Tunnel TSO packets (VXLAN, Geneve,
  * GRE) are cut the same way, their outer headers updated too, for ports
- * that do tunnel TSO.  See dp-packet-reseg.c for the header updates
- * (lengths, IP IDs, sequence numbers, TCP flags, outer headers). */
+ * that do tunnel TSO.  See dp-packet-reseg.c for the tail policy and the
+ * header updates (lengths, IP IDs, sequence numbers, TCP flags, outer
+ * headers). */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,6 +74,8 @@ struct dp_packet_reseg_plan {
 
 bool dp_packet_reseg_plan(const struct dp_packet *, uint32_t max_size,
                           uint32_t max_segs, struct dp_packet_reseg_plan *);
+bool dp_packet_reseg_plan_segs(const struct dp_packet *, uint32_t per,
+                               struct dp_packet_reseg_plan *);
 bool dp_packet_reseg_plan_slice(const struct dp_packet_reseg_plan *,
                                 uint32_t k, uint32_t max_size,
                                 uint32_t max_segs,
@@ -83,6 +88,9 @@ void dp_packet_reseg_record(size_t n_out);
 
 bool dp_packet_reseg_possible(const struct dp_packet *p, uint32_t max_size,
                               uint32_t max_segs);
+size_t dp_packet_reseg_cut(struct dp_packet *,
+                           const struct dp_packet_reseg_plan *,
+                           struct dp_packet_batch *);
 size_t dp_packet_reseg(struct dp_packet *p, uint32_t max_size,
                        uint32_t max_segs, struct dp_packet_batch *batch);
 

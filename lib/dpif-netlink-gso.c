@@ -70,7 +70,7 @@ dpif_netlink_gso_stats_parse(const struct nlattr *nest,
         return EINVAL;
     }
     stats->n_reseg = nl_attr_get_u64(a[OVS_DP_GSO_STATS_RESEG]);
-    stats->n_reseg_out = nl_attr_get_u64(a[OVS_DP_GSO_STATS_RESEG_OUT]);
+    stats->n_reseg_packets = nl_attr_get_u64(a[OVS_DP_GSO_STATS_RESEG_OUT]);
 
 #define GET_OPTIONAL(ATTR) (a[ATTR] ? nl_attr_get_u64(a[ATTR]) : UINT64_MAX)
     stats->n_upcall = GET_OPTIONAL(OVS_DP_GSO_STATS_UPCALL);
@@ -92,7 +92,7 @@ dpif_netlink_gso_stats_put(struct ofpbuf *buf,
     size_t offset = nl_msg_start_nested(buf, OVS_DP_ATTR_GSO_STATS);
 
     nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG, stats->n_reseg);
-    nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG_OUT, stats->n_reseg_out);
+    nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG_OUT, stats->n_reseg_packets);
 
 #define PUT_OPTIONAL(ATTR, VALUE)               \
     if ((VALUE) != UINT64_MAX) {                \

@@ -45,7 +45,7 @@ struct smap;
 struct dpif_netlink_gso_stats {
     uint64_t n_reseg;           /* GSO packets resegmented to fit their
                                  * output port. */
-    uint64_t n_reseg_out;       /* Packets that resegmentation produced. */
+    uint64_t n_reseg_packets;       /* Packets that resegmentation produced. */
 
     /* Upcalls.  UINT64_MAX if the kernel does not report them. */
     uint64_t n_upcall;          /* TCP GSO packets sent up as GSO. */

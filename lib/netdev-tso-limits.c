@@ -62,10 +62,10 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     l->config_error = NULL;
     atomic_init(&l->zerocopy, false);
     atomic_init(&l->n_resegmented, 0);
-    atomic_init(&l->n_reseg_out, 0);
+    atomic_init(&l->n_reseg_packets, 0);
     atomic_init(&l->n_segmented, 0);
     atomic_init(&l->n_tx_fallback, 0);
-    atomic_init(&l->n_tx_fallback_out, 0);
+    atomic_init(&l->n_tx_fallback_packets, 0);
 }
 
 void
@@ -216,10 +216,10 @@ netdev_tso_limits_get_status(const struct netdev *netdev, struct smap *smap)
 /* The per-port counters of TSO packets over the port's limits. */
 struct tso_counters {
     uint64_t resegmented;
-    uint64_t reseg_out;
+    uint64_t reseg_packets;
     uint64_t segmented;
     uint64_t tx_fallback;
-    uint64_t tx_fallback_out;
+    uint64_t tx_fallback_packets;
 };
 
 static void
@@ -228,10 +228,10 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
     struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *, l_);
 
     atomic_read_relaxed(&l->n_resegmented, &c->resegmented);
-    atomic_read_relaxed(&l->n_reseg_out, &c->reseg_out);
+    atomic_read_relaxed(&l->n_reseg_packets, &c->reseg_packets);
     atomic_read_relaxed(&l->n_segmented, &c->segmented);
     atomic_read_relaxed(&l->n_tx_fallback, &c->tx_fallback);
-    atomic_read_relaxed(&l->n_tx_fallback_out, &c->tx_fallback_out);
+    atomic_read_relaxed(&l->n_tx_fallback_packets, &c->tx_fallback_packets);
 }
 
 /* Appends the counters of TSO packets over the limits of 'netdev' to
@@ -254,10 +254,10 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
         uint64_t value;
     } counters[] = {
         { "tso_resegmented", c.resegmented },
-        { "tso_reseg_packets", c.reseg_out },
+        { "tso_reseg_packets", c.reseg_packets },
         { "tso_segmented", c.segmented },
         { "tso_tx_fallback", c.tx_fallback },
-        { "tso_tx_fallback_packets", c.tx_fallback_out },
+        { "tso_tx_fallback_packets", c.tx_fallback_packets },
     };
 
     stats->counters = xrealloc(stats->counters,
@@ -332,13 +332,13 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
             json_object_put(port, "resegmented",
                             json_integer_create(c.resegmented));
             json_object_put(port, "reseg_packets",
-                            json_integer_create(c.reseg_out));
+                            json_integer_create(c.reseg_packets));
             json_object_put(port, "segmented",
                             json_integer_create(c.segmented));
             json_object_put(port, "tx_fallback",
                             json_integer_create(c.tx_fallback));
             json_object_put(port, "tx_fallback_packets",
-                            json_integer_create(c.tx_fallback_out));
+                            json_integer_create(c.tx_fallback_packets));
             json_object_put(ports, netdev_get_name(netdev), port);
         } else {
             ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
@@ -367,15 +367,15 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
             }
             if (c.resegmented || c.segmented) {
                 ds_put_format(&s, "  over the limits: resegmented=%"PRIu64
-                              " (into %"PRIu64" packets) segmented=%"PRIu64
-                              "\n", c.resegmented, c.reseg_out,
+                              " reseg_packets=%"PRIu64" segmented=%"PRIu64
+                              "\n", c.resegmented, c.reseg_packets,
                               c.segmented);
             }
             if (c.tx_fallback) {
                 ds_put_format(&s, "  refused by the kernel: tx_fallback=%"
-                              PRIu64" (sent again as %"PRIu64" packets of "
-                              "at most 64 KiB)\n",
-                              c.tx_fallback, c.tx_fallback_out);
+                              PRIu64" tx_fallback_packets=%"PRIu64
+                              " (sent again as packets of at most 64 KiB)"
+                              "\n", c.tx_fallback, c.tx_fallback_packets);
             }
         }
     }
@@ -527,7 +527,7 @@ netdev_tso_limits_count_reseg(const struct netdev *netdev, size_t n_out)
     COVERAGE_INC(netdev_tso_over_limit);
     dp_packet_reseg_record(n_out);
     atomic_add_relaxed(&l->n_resegmented, 1, &orig);
-    atomic_add_relaxed(&l->n_reseg_out, n_out, &orig);
+    atomic_add_relaxed(&l->n_reseg_packets, n_out, &orig);
 }
 
 /* Counts a TSO packet over 64 KiB that the kernel refused to take whole
@@ -542,7 +542,7 @@ netdev_tso_limits_count_tx_fallback(const struct netdev *netdev,
     uint64_t orig;
 
     atomic_add_relaxed(&l->n_tx_fallback, 1, &orig);
-    atomic_add_relaxed(&l->n_tx_fallback_out, n_out, &orig);
+    atomic_add_relaxed(&l->n_tx_fallback_packets, n_out, &orig);
 }
 
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
@@ -600,7 +600,7 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
             size_t n = dp_packet_reseg(packet, max_size, max_segs, &out);
 
             atomic_add_relaxed(&l->n_resegmented, 1, &orig);
-            atomic_add_relaxed(&l->n_reseg_out, n, &orig);
+            atomic_add_relaxed(&l->n_reseg_packets, n, &orig);
         } else {
             /* The port cannot take even two segments in one packet, or
              * the user asked for full segmentation. */

@@ -72,13 +72,13 @@ struct netdev_tso_limits {
 
     /* TSO packets over the limits, sent through this port. */
     atomic_uint64_t n_resegmented; /* Cut into TSO packets that fit. */
-    atomic_uint64_t n_reseg_out;   /* The TSO packets that made. */
+    atomic_uint64_t n_reseg_packets;   /* The TSO packets that made. */
     atomic_uint64_t n_segmented;   /* Segmented fully, in software. */
 
     /* TSO packets over 64 KiB that the kernel refused to take whole from
      * the provider, sent again as outputs of at most 64 KiB. */
     atomic_uint64_t n_tx_fallback;
-    atomic_uint64_t n_tx_fallback_out; /* The packets that made. */
+    atomic_uint64_t n_tx_fallback_packets; /* The packets that made. */
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);

@@ -17,6 +17,7 @@
 OVS_PACKET_ATTR_GSO attribute, good or malformed, and prints the answer.
 
 usage: bigtcp-gso-exec.py DATAPATH CASE
+       bigtcp-gso-exec.py DATAPATH output PORT PAYLOAD
 
 The packet is a TCP/IPv4 (or, for the v6 cases, TCP/IPv6) packet of 20000
 bytes of payload in an Ethernet frame, executed with no actions (dropped
@@ -34,6 +35,11 @@ after it was built).  CASE picks the attribute:
   mtu           segment size 9000 (more than the port's MTU of 1500)
   iplen         an IP total length 100 bytes short of the packet
   exthdr        an IPv6 packet with a destination options header
+
+"output" executes a good TCP/IPv4 GSO packet (segment size 1448) of
+PAYLOAD bytes of payload (at most 65000: the packet travels in one netlink
+attribute) with the action output:PORT, PORT being the datapath's port
+number.
 
 Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
 (or "error=0" if the kernel accepted the request); a missing attribute
@@ -56,15 +62,17 @@ OVS_PACKET_GSO_ATTR_SIZE = 1
 OVS_PACKET_GSO_ATTR_TYPE = 2
 OVS_KEY_ATTR_ETHERNET = 4
 
+OVS_ACTION_ATTR_OUTPUT = 1
+
 PAYLOAD = 20000
 
 
-def frame(case):
+def frame(case, payload_len=PAYLOAD):
     eth_dst = b"\x02\0\0\0\0\x02"
     eth_src = b"\x02\0\0\0\0\x01"
-    payload = bytes(i & 0xff for i in range(PAYLOAD))
+    payload = bytes(i & 0xff for i in range(payload_len))
     if case == "udp":
-        l4 = struct.pack("!HHHH", 5001, 5201, 8 + PAYLOAD, 0) + payload
+        l4 = struct.pack("!HHHH", 5001, 5201, 8 + payload_len, 0) + payload
         proto = 17
     else:
         # Source and destination ports, sequence, ack, offset 5 and ACK,
@@ -99,19 +107,30 @@ def gso_attr(case):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) == 5 and sys.argv[2] == "output":
+        case = "good"
+        port = int(sys.argv[3])
+        payload_len = int(sys.argv[4])
+        if not 0 < payload_len <= 65000:
+            sys.stderr.write(__doc__)
+            sys.exit(2)
+        actions = attr(OVS_ACTION_ATTR_OUTPUT, struct.pack("=I", port))
+    elif len(sys.argv) == 3:
+        case = sys.argv[2]
+        payload_len = PAYLOAD
+        actions = b""
+    else:
         sys.stderr.write(__doc__)
         sys.exit(2)
     dp_ifindex = socket.if_nametoindex(sys.argv[1])
-    case = sys.argv[2]
 
     sock, family = open_family("ovs_packet")
 
-    packet = frame(case)
+    packet = frame(case, payload_len)
     key = attr(OVS_KEY_ATTR_ETHERNET, packet[6:12] + packet[:6])
     payload = (attr(OVS_PACKET_ATTR_PACKET, packet)
                + attr(OVS_PACKET_ATTR_KEY | NLA_F_NESTED, key)
-               + attr(OVS_PACKET_ATTR_ACTIONS | NLA_F_NESTED, b"")
+               + attr(OVS_PACKET_ATTR_ACTIONS | NLA_F_NESTED, actions)
                + gso_attr(case))
     reply = request(sock, family, OVS_PACKET_CMD_EXECUTE, payload, 1,
                     struct.pack("=i", dp_ifindex), ack=True)

@@ -409,36 +409,14 @@ ip_of(const struct dp_packet *p)
     return dp_packet_tunnel(p) ? dp_packet_inner_l3(p) : dp_packet_l3(p);
 }
 
-/* Applies to 'segs', the full segmentation by dp_packet_gso_batch() of a
- * packet with TCP flags 'flags' and urgent pointer 'urg', the segmentation
- * rules that dp_packet_gso() does not apply: CWR only on the first segment,
- * and URG on a later segment only if it starts before the urgent point,
- * with the pointer relative to the segment (as dp-packet-reseg.c
- * documents).  Then completes all checksums in software, the GRE checksum
+/* Completes all checksums of 'segs' in software, the GRE checksum
  * ('gre_csum') last, over the final bytes. */
 static void
-gso_fix_segments(struct dp_packet_batch *segs, uint16_t flags, uint16_t urg,
-                 uint16_t mss, bool gre_csum)
+complete_checksums(struct dp_packet_batch *segs, bool gre_csum)
 {
     struct dp_packet *seg;
 
     DP_PACKET_BATCH_FOR_EACH (i, seg, segs) {
-        struct tcp_header *tcp = tcp_of(seg);
-        uint16_t seg_flags = TCP_FLAGS(tcp->tcp_ctl);
-        uint32_t ofs = i * mss;
-
-        if (i > 0) {
-            seg_flags &= ~TCP_CWR;
-            if (flags & TCP_URG) {
-                if (ofs < urg) {
-                    tcp->tcp_urg = htons(urg - ofs);
-                } else {
-                    seg_flags &= ~TCP_URG;
-                    tcp->tcp_urg = htons(0);
-                }
-            }
-        }
-        tcp->tcp_ctl = TCP_CTL(seg_flags, TCP_OFFSET(tcp->tcp_ctl));
         dp_packet_ol_send_prepare(seg, 0);
         if (gre_csum) {
             uint8_t *greh = dp_packet_l4(seg);
@@ -450,15 +428,21 @@ gso_fix_segments(struct dp_packet_batch *segs, uint16_t flags, uint16_t urg,
     }
 }
 
-/* Segments 'p', a packet of case 'c', fully (see gso_fix_segments()) and
- * appends the segments to 'out'.  Takes ownership of 'p'. */
+static void check_output(const struct bigtcp_reseg_case *,
+                         const struct dp_packet *in,
+                         const struct dp_packet *out, uint32_t k,
+                         uint32_t n_out, uint32_t n,
+                         struct bigtcp_reseg_stats *);
+
+/* Segments 'p', a packet of case 'c', fully with dp_packet_gso_batch(),
+ * completes the checksums of the segments and appends them to 'out'.
+ * Takes ownership of 'p'.  If 'in' is nonnull, 'p' is the whole input of
+ * the case, 'in' a copy of it, and each segment is checked as an output of
+ * one segment (check_output()) before its checksums are completed. */
 static void
 segment_fully(const struct bigtcp_reseg_case *c, struct dp_packet *p,
-              struct dp_packet_batch *out)
+              const struct dp_packet *in, struct dp_packet_batch *out)
 {
-    struct tcp_header *tcp = tcp_of(p);
-    uint16_t flags = TCP_FLAGS(tcp->tcp_ctl);
-    uint16_t urg = ntohs(tcp->tcp_urg);
     uint16_t mss = dp_packet_get_tso_segsz(p);
     struct dp_packet_batch segs;
     struct dp_packet *seg;
@@ -467,12 +451,41 @@ segment_fully(const struct bigtcp_reseg_case *c, struct dp_packet *p,
     if (mss) {
         dp_packet_gso_batch(&segs);
     }
-    gso_fix_segments(&segs, flags, urg, mss,
-                     c->tunnel == BIGTCP_RESEG_TNL_GRE && c->tnl_csum);
+    if (in) {
+        struct bigtcp_reseg_stats scratch;
+
+        memset(&scratch, 0, sizeof scratch);
+        DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
+            check_output(c, in, seg, i, dp_packet_batch_size(&segs), 1,
+                         &scratch);
+        }
+    }
+    complete_checksums(&segs,
+                       c->tunnel == BIGTCP_RESEG_TNL_GRE && c->tnl_csum);
     DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
         dp_packet_batch_add(out, seg);
     }
     dp_packet_batch_destroy(&segs);
+}
+
+/* Returns the segments per output that the tail policy of dp-packet-reseg.c
+ * gives to 'n_segs' segments with at most 'max' (at least 2) in an output:
+ * all of them if they fit; otherwise the largest count, no larger than the
+ * even spread over the fewest outputs, that does not leave a last output of
+ * a single segment, or 2 if every larger count leaves one. */
+static uint32_t
+expected_per(uint32_t n_segs, uint32_t max)
+{
+    uint32_t per;
+
+    if (n_segs <= max) {
+        return n_segs;
+    }
+    per = DIV_ROUND_UP(n_segs, DIV_ROUND_UP(n_segs, max));
+    while (per > 2 && n_segs % per == 1) {
+        per--;
+    }
+    return per;
 }
 
 /* Checks the outer headers of output 'k' of 'n_out', 'out', of tunnel case
@@ -545,7 +558,8 @@ check_outer(const struct bigtcp_reseg_case *c, const struct dp_packet *out,
 }
 
 /* Checks output number 'k' of 'n_out', 'out', of case 'c', whose input
- * 'in' has 'n' segments per output. */
+ * 'in' has 'n' segments per output ('n' is 1 for a segment of the full
+ * segmentation). */
 static void
 check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
              const struct dp_packet *out, uint32_t k, uint32_t n_out,
@@ -572,7 +586,7 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
              k, dp_packet_size(out), hdr_len + len);
     }
     if (dp_packet_size(out) > c->max_size || segs > c->max_segs
-        || (segs < 2 && !last)) {
+        || (segs < 2 && !last && n > 1)) {
         fail(c, "output %"PRIu32" (%"PRIu32" bytes, %"PRIu32" segments) "
              "does not fit the bound", k, dp_packet_size(out), segs);
     }
@@ -680,7 +694,11 @@ check_output(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
     }
     dp_packet_delete(copy);
 
-    if (last && segs == 1) {
+    if (last && segs == 1 && n_out > 1 && n > 1) {
+        if (n > 2) {
+            fail(c, "the last output is a single segment, but %"PRIu32
+                 " segments per output do not leave one", n);
+        }
         stats->single_last++;
     }
 }
@@ -693,7 +711,7 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
     size_t hdr_len = bigtcp_reseg_case_hdr_len(c);
     uint32_t n_segs = DIV_ROUND_UP(c->payload_len, c->mss);
     struct dp_packet_batch outs, ref_segs, out_segs;
-    struct dp_packet *in, *orig, *tunnel, *out;
+    struct dp_packet *in, *orig, *whole, *tunnel, *out;
     uint32_t n, n_out;
     bool possible;
 
@@ -724,6 +742,7 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
     }
 
     /* Resegment a copy, and keep the input for the reference. */
+    n = expected_per(n_segs, n);
     orig = dp_packet_clone(in);
     dp_packet_batch_init(&outs);
     n_out = dp_packet_reseg(in, c->max_size, c->max_segs, &outs);
@@ -752,12 +771,15 @@ bigtcp_reseg_run_case(const struct bigtcp_reseg_case *c,
         check_output(c, orig, out, k, n_out, n, stats);
     }
 
-    /* The differential property. */
+    /* The differential property.  The full segmentation of the input is
+     * checked on its own too, as the outputs of one segment that it is. */
     dp_packet_batch_init(&ref_segs);
-    segment_fully(c, orig, &ref_segs);
+    whole = dp_packet_clone(orig);
+    segment_fully(c, orig, whole, &ref_segs);
+    dp_packet_delete(whole);
     dp_packet_batch_init(&out_segs);
     DP_PACKET_BATCH_FOR_EACH (k, out, &outs) {
-        segment_fully(c, out, &out_segs);
+        segment_fully(c, out, NULL, &out_segs);
     }
     if (dp_packet_batch_size(&ref_segs) != n_segs
         || dp_packet_batch_size(&out_segs) != n_segs) {

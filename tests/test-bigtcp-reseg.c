@@ -27,18 +27,18 @@
  *     room for two segments per output.
  *
  *   - Every output of dp_packet_reseg() fits the bound, carries the
- *     expected number of segments, lengths, IP ID, sequence number and
- *     flags, and parses as a valid packet (BIG TCP framing over 64 KiB).
+ *     number of segments that the tail policy gives (evenly spread, no
+ *     single-segment last output unless two per output force one), the
+ *     expected lengths, IP ID, sequence number and flags, and parses as a
+ *     valid packet (BIG TCP framing over 64 KiB).
+ *
+ *   - Every segment of the full segmentation of the input
+ *     (dp_packet_gso_batch(), the same engine with one segment per output)
+ *     passes the same checks, as an output of one segment; CWR on the first
+ *     segment only, URG and the urgent pointer relative to each segment.
  *
  *   - Segmenting every output fully gives exactly the bytes, checksums
  *     included, that segmenting the input fully gives.
- *
- * Full segmentation is dp_packet_gso_batch() followed by the two header
- * rules it does not apply, which TCP segmentation (Linux's
- * tcp_gso_segment() and TSO devices) does: CWR stays only on the first
- * segment, and URG and the urgent pointer are made relative to each
- * segment (see gso_fix_segments()).  Both sides get the same treatment, so
- * a wrong flag on an output shows up as a mismatch.
  *
  * It prints "N cases passed", then how many cases of each kind ran (and how
  * many of the cut ones were in each kind of tunnel), and
@@ -153,13 +153,15 @@ random_case(struct bigtcp_reseg_case *c, uint32_t no)
     case 4:
         /* The last output's (outer) IP length right on the 16-bit limit of
          * the length fields (65535, or 65536, which needs BIG TCP framing),
-         * after one or more outputs of 'm' segments. */
+         * after one or more outputs of 'm' segments: the last output has 'm'
+         * segments too, its last one short, so that the tail policy spreads
+         * nothing. */
         if (c->mss < 1500) {
             size_t ip_hdr_len = hdr_len - ETH_HEADER_LEN
                                 - (c->tunnel ? 0
                                    : c->n_vlans * VLAN_HEADER_LEN);
             uint32_t rest = UINT16_MAX + random_range(2) - ip_hdr_len;
-            uint32_t m = DIV_ROUND_UP(rest, c->mss) + random_range(4);
+            uint32_t m = DIV_ROUND_UP(rest, c->mss);
             uint32_t n_full = (GSO_MAX_SIZE - hdr_len - rest)
                               / (m * c->mss);
 
