@@ -14,6 +14,8 @@
 #  4. A patch that no longer applies stops ovs-tree, named.
 #  5. The DKMS package's sources build openvswitch.ko against the pinned
 #     kernel's headers, as DKMS runs it.
+#  6. The distribution ("make distdir", as "make dist" makes it) carries
+#     every file that git tracks, but the CI script and .gitignore.
 #
 # Ends with "N passed, N failed".
 
@@ -130,6 +132,17 @@ result $? "ovs-tree: a patch that no longer applies stops the build, named"
             "$src/net/openvswitch/.datapath.o.cmd"
 result $? "DKMS sources build the four modules against the pinned headers"
 rm -f "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb
+
+# 6.
+dist=$work/dist
+make -s -C "$top" distdir distdir="$dist" > "$work/out" 2> "$work/err" \
+    && (cd "$top" && git ls-files) | grep -v '^\.ci/\|^\.gitignore$' \
+       | while read -r f; do
+             [ -e "$dist/$f" ] || echo "not in the distribution: $f"
+         done > "$work/err" \
+    && [ ! -s "$work/err" ]
+result $? "the distribution carries every tracked file"
+rm -rf "$dist"
 
 echo "check-build: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
