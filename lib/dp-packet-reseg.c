@@ -227,6 +227,29 @@ dp_packet_reseg_n_segs__(const struct dp_packet_reseg_plan *plan)
     return DIV_ROUND_UP(plan->payload_len, plan->mss);
 }
 
+/* Sets the segments per output and the number of outputs of 'plan', whose
+ * headers, segment size and payload are set, for outputs of at most
+ * 'max_size' bytes of frame and 'max_segs' segments, by the tail policy.
+ * Returns false if the bound leaves room for fewer than two segments. */
+static bool
+dp_packet_reseg_bound__(struct dp_packet_reseg_plan *plan,
+                        uint32_t max_size, uint32_t max_segs)
+{
+    uint32_t n, n_segs;
+
+    if (max_size <= plan->hdr_len) {
+        return false;
+    }
+    n = MIN(max_segs, (max_size - plan->hdr_len) / plan->mss);
+    if (n < 2) {
+        return false;
+    }
+    n_segs = dp_packet_reseg_n_segs__(plan);
+    dp_packet_reseg_set_per__(plan, n_segs,
+                              dp_packet_reseg_spread__(n_segs, n));
+    return true;
+}
+
 /* Checks that TSO packet 'p' can be cut, and stores in '*plan' its headers'
  * offsets and lengths, its segment size and its payload length, for a plan
  * that covers the whole input.  Returns false if 'p' is not TCP over IPv4
@@ -312,20 +335,8 @@ bool
 dp_packet_reseg_plan(const struct dp_packet *p, uint32_t max_size,
                      uint32_t max_segs, struct dp_packet_reseg_plan *plan)
 {
-    uint32_t n_segs, n;
-
-    if (!dp_packet_reseg_plan_input__(p, plan)
-        || max_size <= plan->hdr_len) {
-        return false;
-    }
-    n = MIN(max_segs, (max_size - plan->hdr_len) / plan->mss);
-    if (n < 2) {
-        return false;
-    }
-    n_segs = dp_packet_reseg_n_segs__(plan);
-    dp_packet_reseg_set_per__(plan, n_segs,
-                              dp_packet_reseg_spread__(n_segs, n));
-    return true;
+    return (dp_packet_reseg_plan_input__(p, plan)
+            && dp_packet_reseg_bound__(plan, max_size, max_segs));
 }
 
 /* Plans the cutting of TSO packet 'p' into outputs of exactly 'per'
@@ -360,25 +371,12 @@ dp_packet_reseg_plan_slice(const struct dp_packet_reseg_plan *whole,
                            uint32_t k, uint32_t max_size, uint32_t max_segs,
                            struct dp_packet_reseg_plan *slice)
 {
-    uint32_t n, n_segs;
-
     ovs_assert(k < whole->n_out);
-    if (max_size <= whole->hdr_len) {
-        return false;
-    }
-    n = MIN(max_segs, (max_size - whole->hdr_len) / whole->mss);
-    if (n < 2) {
-        return false;
-    }
-
     *slice = *whole;
     slice->first_seg = whole->first_seg + k * whole->segs_per_out;
     slice->payload_len = dp_packet_reseg_out_len(whole, k);
     slice->ends_input = whole->ends_input && k == whole->n_out - 1;
-    n_segs = dp_packet_reseg_n_segs__(slice);
-    dp_packet_reseg_set_per__(slice, n_segs,
-                              dp_packet_reseg_spread__(n_segs, n));
-    return true;
+    return dp_packet_reseg_bound__(slice, max_size, max_segs);
 }
 
 /* Returns true if TSO packet 'p' can be cut into TSO packets of at most
