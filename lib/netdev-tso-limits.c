@@ -60,7 +60,6 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->ipv4_max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
     atomic_init(&l->max_segs, GSO_MAX_SEGS);
     l->config_error = NULL;
-    atomic_init(&l->zerocopy, false);
     atomic_init(&l->n_resegmented, 0);
     atomic_init(&l->n_reseg_packets, 0);
     atomic_init(&l->n_segmented, 0);
@@ -474,19 +473,11 @@ netdev_tso_resegment_enabled(void)
     return enable;
 }
 
-/* Says whether 'netdev''s provider sends the outputs of a resegmented TSO
- * packet without copying its payload: the provider then gets such packets
- * as they are from netdev_tso_limits_enforce(), and cuts them itself with
- * netdev_tso_limits_zerocopy_plan(). */
-void
-netdev_tso_limits_set_zerocopy(struct netdev *netdev, bool zerocopy)
-{
-    atomic_store_relaxed(&netdev->tso_limits.zerocopy, zerocopy);
-}
-
-/* Returns true if 'netdev''s provider, which sends without copying (see
- * netdev_tso_limits_set_zerocopy()), must cut TSO packet 'p' itself: 'p' is
- * over the limits and can be resegmented zero copy.  Then stores in '*plan'
+/* Returns true if 'netdev''s provider, which declares that it resegments
+ * without copying (NETDEV_TX_TSO_RESEG in its 'ol_flags': it then gets such
+ * packets as they are from netdev_tso_limits_enforce()), must cut TSO
+ * packet 'p' itself: 'p' is over the limits and can be resegmented zero
+ * copy.  Then stores in '*plan'
  * how, for dp_packet_reseg_headers(); the provider counts what it sends
  * with netdev_tso_limits_count_reseg().
  *
@@ -502,16 +493,13 @@ netdev_tso_limits_zerocopy_plan(const struct netdev *netdev,
                                 const struct dp_packet *p,
                                 struct dp_packet_reseg_plan *plan)
 {
-    const struct netdev_tso_limits *l = &netdev->tso_limits;
     uint32_t max_size, max_segs;
-    bool zerocopy;
 
-    if (!dp_packet_get_tso_segsz(p) || dp_packet_tunnel(p)) {
+    if (!(netdev->ol_flags & NETDEV_TX_TSO_RESEG)
+        || !dp_packet_get_tso_segsz(p) || dp_packet_tunnel(p)) {
         return false;
     }
-    atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
-                                    l)->zerocopy, &zerocopy);
-    return (zerocopy && !tso_packet_fits(netdev, p, &max_size, &max_segs)
+    return (!tso_packet_fits(netdev, p, &max_size, &max_segs)
             && dp_packet_reseg_plan(p, max_size, max_segs, plan));
 }
 

@@ -66,10 +66,6 @@ struct netdev_tso_limits {
     atomic_uint32_t ipv4_max_size;
     atomic_uint32_t max_segs;
 
-    /* Whether the provider sends resegmented packets without copying their
-     * payload (see netdev_tso_limits_zerocopy_plan()). */
-    atomic_bool zerocopy;
-
     /* TSO packets over the limits, sent through this port. */
     atomic_uint64_t n_resegmented; /* Cut into TSO packets that fit. */
     atomic_uint64_t n_reseg_packets;   /* The TSO packets that made. */
@@ -87,7 +83,6 @@ void netdev_tso_limits_destroy(struct netdev_tso_limits *);
 /* For netdev providers. */
 void netdev_set_tso_dev_limits(struct netdev *, uint32_t max_size,
                                uint32_t ipv4_max_size, uint32_t max_segs);
-void netdev_tso_limits_set_zerocopy(struct netdev *, bool zerocopy);
 bool netdev_tso_limits_zerocopy_plan(const struct netdev *,
                                      const struct dp_packet *,
                                      struct dp_packet_reseg_plan *);
