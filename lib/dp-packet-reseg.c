@@ -659,7 +659,8 @@ dp_packet_reseg_cut(struct dp_packet *p,
  * appended, and counts them (dp_packet_reseg_record()) if there are more
  * than one.
  *
- * 'p' must pass dp_packet_reseg_possible() with the same bound. */
+ * Returns 0, leaving 'p' as it is and not appending it, if 'p' cannot be cut
+ * within the bound (see dp_packet_reseg_possible()). */
 size_t
 dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
                 struct dp_packet_batch *batch)
@@ -667,7 +668,9 @@ dp_packet_reseg(struct dp_packet *p, uint32_t max_size, uint32_t max_segs,
     struct dp_packet_reseg_plan plan;
     size_t n_out;
 
-    ovs_assert(dp_packet_reseg_plan(p, max_size, max_segs, &plan));
+    if (!dp_packet_reseg_plan(p, max_size, max_segs, &plan)) {
+        return 0;
+    }
     n_out = dp_packet_reseg_cut(p, &plan, batch);
     if (n_out > 1) {
         dp_packet_reseg_record(n_out);

@@ -52,22 +52,29 @@ static struct shash inject_ports OVS_GUARDED_BY(inject_mutex)
     = SHASH_INITIALIZER(&inject_ports);
 static atomic_count n_injected = ATOMIC_COUNT_INIT(0);
 
-/* Returns true if TSO packet 'p' is to be sent to Linux port 'netdev' from
- * iovecs, as the outputs of '*plan': it is over the port's TSO limits and
- * can be resegmented without copying (netdev_tso_limits_zerocopy_plan()),
- * or it is a plain TSO packet over 64 KiB, which is sent as one output so
- * that it can be sent again if the kernel refuses it (see
- * netdev_linux_reseg_send()). */
-bool
+/* Returns NETDEV_TSO_ZC_CUT if TSO packet 'p' is to be sent to Linux port
+ * 'netdev' from iovecs, as the outputs of '*plan': it is over the port's TSO
+ * limits and can be resegmented without copying, or it is a plain TSO packet
+ * over 64 KiB, which is sent as one output so that it can be sent again if
+ * the kernel refuses it (see netdev_linux_reseg_send()).  Returns
+ * NETDEV_TSO_ZC_SEGMENT if 'p' is over the port's limits and cannot be cut
+ * within them: then its segments are to be sent instead (see
+ * netdev_tso_limits_segment()).  Otherwise, returns NETDEV_TSO_ZC_NONE:
+ * 'p' is sent as it is.  Either way, 'p' is planned once. */
+enum netdev_tso_zerocopy
 netdev_linux_reseg_plan(const struct netdev *netdev, const struct dp_packet *p,
                         struct dp_packet_reseg_plan *plan)
 {
-    if (netdev_tso_limits_zerocopy_plan(netdev, p, plan)) {
-        return true;
+    enum netdev_tso_zerocopy zc;
+
+    zc = netdev_tso_limits_zerocopy_plan(netdev, p, plan);
+    if (zc != NETDEV_TSO_ZC_NONE) {
+        return zc;
     }
     return (dp_packet_get_tso_segsz(p) && !dp_packet_tunnel(p)
             && dp_packet_size(p) > NETDEV_TSO_DEFAULT_MAX_SIZE
-            && dp_packet_reseg_plan(p, UINT32_MAX, UINT32_MAX, plan));
+            && dp_packet_reseg_plan(p, UINT32_MAX, UINT32_MAX, plan)
+            ? NETDEV_TSO_ZC_CUT : NETDEV_TSO_ZC_NONE);
 }
 
 /* Prepares in 'r' the outputs of TSO packet 'p' cut as 'plan' says (see

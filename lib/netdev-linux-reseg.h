@@ -40,6 +40,7 @@
 #include <sys/uio.h>
 
 #include "dp-packet-reseg.h"
+#include "netdev-tso-limits.h"
 
 struct dp_packet;
 struct netdev;
@@ -53,8 +54,9 @@ struct netdev_linux_reseg {
     char *hdrs;                 /* Every output's headers. */
 };
 
-bool netdev_linux_reseg_plan(const struct netdev *, const struct dp_packet *,
-                             struct dp_packet_reseg_plan *);
+enum netdev_tso_zerocopy netdev_linux_reseg_plan(
+    const struct netdev *, const struct dp_packet *,
+    struct dp_packet_reseg_plan *);
 int netdev_linux_reseg_init(struct netdev_linux_reseg *,
                             const struct dp_packet_reseg_plan *,
                             const struct dp_packet *, int mtu);

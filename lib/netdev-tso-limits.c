@@ -473,34 +473,81 @@ netdev_tso_resegment_enabled(void)
     return enable;
 }
 
-/* Returns true if 'netdev''s provider, which declares that it resegments
- * without copying (NETDEV_TX_TSO_RESEG in its 'ol_flags': it then gets such
- * packets as they are from netdev_tso_limits_enforce()), must cut TSO
- * packet 'p' itself: 'p' is over the limits and can be resegmented zero
- * copy.  Then stores in '*plan'
- * how, for dp_packet_reseg_headers(); the provider counts what it sends
- * with netdev_tso_limits_count_reseg().
+/* Returns true if 'netdev''s provider resegments TSO packet 'p', which is
+ * over the port's limits, itself: the provider declares that it does
+ * (NETDEV_TX_TSO_RESEG in its 'ol_flags') and 'p' is a plain (non-tunnel)
+ * TCP packet.  Tunnel packets get the copying engine. */
+static bool
+provider_resegments(const struct netdev *netdev, const struct dp_packet *p)
+{
+    return (netdev->ol_flags & NETDEV_TX_TSO_RESEG) && !dp_packet_tunnel(p);
+}
+
+/* For a provider that resegments without copying (NETDEV_TX_TSO_RESEG in its
+ * 'ol_flags'), to which netdev_tso_limits_enforce() leaves TSO packets over
+ * the port's limits as they are: plans the cutting of TSO packet 'p' into
+ * '*plan', for dp_packet_reseg_headers(), and returns NETDEV_TSO_ZC_CUT, if
+ * 'p' is over the limits and can be cut within them.  The provider then
+ * counts what it sends with netdev_tso_limits_count_reseg().
  *
- * Zero copy covers plain (non-tunnel) TCP packets; tunnel packets get the
- * copying engine.
+ * Returns NETDEV_TSO_ZC_SEGMENT if 'p' is over the limits but cannot be cut
+ * within them (they leave no room for two segments in one packet, or 'p'
+ * is not a TSO packet that the engine can cut): the provider then sends
+ * what netdev_tso_limits_segment() makes of it instead.  Returns
+ * NETDEV_TSO_ZC_NONE for any other packet, which the provider sends as it
+ * is.  This is the only place where such a packet's cut is planned.
  *
  * This does not read other_config:userspace-tso-resegment: when that is
  * off, netdev_tso_limits_enforce() has segmented the packets over the
  * limits before the provider sees them, so that a change of the switch
  * between the two calls cannot leave a packet over the limits uncut. */
-bool
+enum netdev_tso_zerocopy
 netdev_tso_limits_zerocopy_plan(const struct netdev *netdev,
                                 const struct dp_packet *p,
                                 struct dp_packet_reseg_plan *plan)
 {
     uint32_t max_size, max_segs;
 
-    if (!(netdev->ol_flags & NETDEV_TX_TSO_RESEG)
-        || !dp_packet_get_tso_segsz(p) || dp_packet_tunnel(p)) {
-        return false;
+    if (!dp_packet_get_tso_segsz(p) || !provider_resegments(netdev, p)
+        || tso_packet_fits(netdev, p, &max_size, &max_segs)) {
+        return NETDEV_TSO_ZC_NONE;
     }
-    return (!tso_packet_fits(netdev, p, &max_size, &max_segs)
-            && dp_packet_reseg_plan(p, max_size, max_segs, plan));
+    return (dp_packet_reseg_plan(p, max_size, max_segs, plan)
+            ? NETDEV_TSO_ZC_CUT : NETDEV_TSO_ZC_SEGMENT);
+}
+
+/* Segments TSO packet 'p', which is over 'netdev''s limits and cannot be cut
+ * into TSO packets within them, fully in software, appends the segments to
+ * 'batch' and counts it.  'p' is consumed (see dp_packet_gso()). */
+static void
+segment_fully(const struct netdev *netdev, struct dp_packet *p,
+              struct dp_packet_batch *batch)
+{
+    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
+                                             &netdev->tso_limits);
+    uint64_t orig;
+
+    COVERAGE_INC(netdev_tso_over_limit);
+    dp_packet_gso(p, batch);
+    atomic_add_relaxed(&l->n_segmented, 1, &orig);
+}
+
+/* For a provider to which netdev_tso_limits_zerocopy_plan() returned
+ * NETDEV_TSO_ZC_SEGMENT for TSO packet 'p': segments 'p' fully in software,
+ * counts it, and appends the segments to 'batch', prepared for 'netdev' as
+ * netdev_send() prepares the packets it hands to a provider (checksums that
+ * the port does not offload are complete, see dp_packet_ol_send_prepare()).
+ * 'p' is consumed (see dp_packet_gso()). */
+void
+netdev_tso_limits_segment(const struct netdev *netdev, struct dp_packet *p,
+                          struct dp_packet_batch *batch)
+{
+    size_t n = dp_packet_batch_size(batch);
+
+    segment_fully(netdev, p, batch);
+    for (size_t i = n; i < dp_packet_batch_size(batch); i++) {
+        dp_packet_ol_send_prepare(batch->packets[i], netdev->ol_flags);
+    }
 }
 
 /* Counts a TSO packet over 'netdev''s limits that its provider cut, without
@@ -547,7 +594,6 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
 {
     struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
                                              &netdev->tso_limits);
-    struct dp_packet_reseg_plan plan;
     uint32_t max_size, max_segs;
     struct dp_packet_batch out;
     struct dp_packet *packet;
@@ -577,23 +623,23 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
             continue;
         }
 
-        if (reseg && netdev_tso_limits_zerocopy_plan(netdev, packet, &plan)) {
-            /* The provider cuts it, without copying, and counts it. */
+        if (reseg && provider_resegments(netdev, packet)) {
+            /* The provider plans the cut, makes it without copying and
+             * counts it (see netdev_tso_limits_zerocopy_plan()). */
             dp_packet_batch_add(&out, packet);
             continue;
         }
 
-        COVERAGE_INC(netdev_tso_over_limit);
-        if (reseg && dp_packet_reseg_possible(packet, max_size, max_segs)) {
-            size_t n = dp_packet_reseg(packet, max_size, max_segs, &out);
-
+        size_t n = reseg ? dp_packet_reseg(packet, max_size, max_segs, &out)
+                   : 0;
+        if (n) {
+            COVERAGE_INC(netdev_tso_over_limit);
             atomic_add_relaxed(&l->n_resegmented, 1, &orig);
             atomic_add_relaxed(&l->n_reseg_packets, n, &orig);
         } else {
             /* The port cannot take even two segments in one packet, or
              * the user asked for full segmentation. */
-            dp_packet_gso(packet, &out);
-            atomic_add_relaxed(&l->n_segmented, 1, &orig);
+            segment_fully(netdev, packet, &out);
         }
     }
     dp_packet_batch_swap(batch, &out);

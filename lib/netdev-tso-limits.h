@@ -83,9 +83,17 @@ void netdev_tso_limits_destroy(struct netdev_tso_limits *);
 /* For netdev providers. */
 void netdev_set_tso_dev_limits(struct netdev *, uint32_t max_size,
                                uint32_t ipv4_max_size, uint32_t max_segs);
-bool netdev_tso_limits_zerocopy_plan(const struct netdev *,
-                                     const struct dp_packet *,
-                                     struct dp_packet_reseg_plan *);
+enum netdev_tso_zerocopy {
+    NETDEV_TSO_ZC_NONE,         /* Within the limits: send it as it is. */
+    NETDEV_TSO_ZC_CUT,          /* Over them: cut it as the plan says. */
+    NETDEV_TSO_ZC_SEGMENT,      /* Over them, cannot be cut within them:
+                                 * send netdev_tso_limits_segment()'s. */
+};
+enum netdev_tso_zerocopy netdev_tso_limits_zerocopy_plan(
+    const struct netdev *, const struct dp_packet *,
+    struct dp_packet_reseg_plan *);
+void netdev_tso_limits_segment(const struct netdev *, struct dp_packet *,
+                               struct dp_packet_batch *);
 void netdev_tso_limits_count_reseg(const struct netdev *, size_t n_out);
 void netdev_tso_limits_count_tx_fallback(const struct netdev *,
                                          size_t n_out);
