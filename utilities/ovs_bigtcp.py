@@ -1,0 +1,600 @@
+# Copyright (c) 2026 The ovs-bigtcp authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""What ovs-bigtcp-demo, ovs-bigtcp-soak and ovs-bigtcp-bench share.
+
+A private Open vSwitch started from a build tree (Ovs), the network
+namespaces and links that traffic runs through (Topology and its builders)
+and one iperf3 TCP flow between two namespaces (Iperf3).  The benchmark
+uses the same code on the host and, for the kernel datapath, inside the
+test VM.  Python 3 standard library only.
+
+The namespaces are called PREFIX-a, PREFIX-b, PREFIX-c (for a third host)
+and PREFIX-br (a Linux bridge); the host on side N has 10.0.0.N and
+fd00::N (A is 1, B 2, C 3).  Every topology:
+
+    userspace():   netns A: a0 (veth) -> ovs-a0 [br0, netdev] b0 :netns B
+                   where b0 is an internal port (a tap) or, with b="veth",
+                   a veth whose peer ovs-b0 is the bridge's port;
+    direct():      netns A: a0 <-- one veth pair --> b0 :netns B
+    linux_bridge(): a0 -- br-a0 [br-bigtcp, netns BR] br-b0 -- b0
+    kernel_dp():   as userspace(), on a kernel datapath "kbench" whose
+                   flows ovs-dpctl installs (no ovs-vswitchd);
+    kernel_slow_path(): as userspace() with b="veth", on the kernel
+                   datapath of an ovs-vswitchd, with flows it cannot hand
+                   to the datapath (every packet goes to userspace).
+"""
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LINK = os.path.join(TOP, "utilities", "ovs-bigtcp-link")
+
+
+
+def _link_tool():
+    """ovs-bigtcp-link as a module (it stays one file, for the packages)."""
+    loader = importlib.machinery.SourceFileLoader("ovs_bigtcp_link", LINK)
+    module = importlib.util.module_from_spec(
+        importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+# GSO limits: TSO without BIG TCP, and BIG TCP (the kernel's GSO_MAX_SIZE,
+# defined by ovs-bigtcp-link).
+NO_BIGTCP = 65536
+BIGTCP = _link_tool().GSO_MAX_SIZE
+
+SIDES = {"A": 1, "B": 2, "C": 3}
+
+
+class Error(Exception):
+    pass
+
+
+def run(args, ns=None, check=True, timeout=60, env=None):
+    """Runs ARGS (in netns NS) and returns its standard output."""
+    if ns:
+        args = ["ip", "netns", "exec", ns] + list(args)
+    try:
+        p = subprocess.run([str(a) for a in args], capture_output=True,
+                           text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise Error("%s: timed out after %d s" % (" ".join(args), timeout))
+    if check and p.returncode:
+        raise Error("%s: exit %d: %s" % (" ".join(str(a) for a in args),
+                                         p.returncode, p.stderr.strip()))
+    return p.stdout
+
+
+def build(*targets):
+    """Builds TARGETS (ovs, ovs-stock, kmod) with ovs-bigtcp-build, which
+    does nothing for what is already built."""
+    if subprocess.run([os.path.join(TOP, "utilities", "ovs-bigtcp-build")]
+                      + list(targets)).returncode:
+        raise Error("ovs-bigtcp-build %s failed" % " ".join(targets))
+
+
+def kill(pid, sig=signal.SIGTERM):
+    """Sends SIG to PID, if there is such a process."""
+    if pid:
+        try:
+            os.kill(int(pid), sig)
+        except (ProcessLookupError, ValueError):
+            pass
+
+
+def proc_stat_idle():
+    """(idle + iowait, total) jiffies of the whole machine so far, from the
+    aggregate "cpu" line of /proc/stat (guest time is in user already)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:9]]
+    return fields[3] + fields[4], sum(fields)
+
+
+class Ovs:
+    """A private ovsdb-server and ovs-vswitchd from the build tree TREE,
+    with all their files in WORK.  Never touches a system Open vSwitch.
+    With system=False (the default), ovs-vswitchd runs the userspace
+    datapath only (--disable-system) with userspace TSO on."""
+
+    def __init__(self, tree, work, system=False):
+        self.tree = tree
+        self.work = work
+        self.system = system
+        self.env = dict(os.environ)
+        self.env["PATH"] = ":".join([os.path.join(tree, d) for d in
+                                     ("utilities", "vswitchd", "ovsdb")]
+                                    + [os.environ.get("PATH", "")])
+        for var in ("OVS_RUNDIR", "OVS_LOGDIR", "OVS_DBDIR",
+                    "OVS_SYSCONFDIR"):
+            self.env[var] = work
+        self.env["OVS_PKGDATADIR"] = tree
+        self.log = os.path.join(work, "ovs-vswitchd.log")
+
+    def cmd(self, *args, check=True, timeout=60):
+        return run(args, check=check, timeout=timeout, env=self.env)
+
+    def start(self):
+        os.makedirs(self.work, exist_ok=True)
+        w = self.work
+        self.cmd("ovsdb-tool", "create", w + "/conf.db",
+                 self.tree + "/vswitchd/vswitch.ovsschema")
+        self.cmd("ovsdb-server", "--detach", "--no-chdir", "--pidfile",
+                 "-vconsole:off", "--log-file=%s/ovsdb-server.log" % w,
+                 "--remote=punix:%s/db.sock" % w, w + "/conf.db")
+        self.vsctl("--no-wait", "init")
+        if not self.system:
+            self.vsctl("--no-wait", "set", "Open_vSwitch", ".",
+                       "other_config:userspace-tso-enable=true")
+        self.cmd("ovs-vswitchd", "--detach", "--no-chdir", "--pidfile",
+                 "-vconsole:off", "--log-file=" + self.log,
+                 *([] if self.system else ["--disable-system"]))
+        return self
+
+    def stop(self):
+        """Stops what start() started, if it is running."""
+        pid = self.pid()
+        if pid:
+            try:
+                self.cmd("ovs-appctl", "-t", "ovs-vswitchd", "exit",
+                         "--cleanup", timeout=30)
+            except Error:
+                kill(pid)
+        kill(self.pid("ovsdb-server"))
+        for d in ("ovs-vswitchd", "ovsdb-server"):
+            try:
+                os.unlink(os.path.join(self.work, d + ".pid"))
+            except FileNotFoundError:
+                pass
+
+    def pid(self, daemon="ovs-vswitchd"):
+        """The daemon's process ID, or None if it is not running."""
+        try:
+            with open(os.path.join(self.work, daemon + ".pid")) as f:
+                return int(f.read())
+        except (OSError, ValueError):
+            return None
+
+    def vsctl(self, *args, check=True):
+        return self.cmd("ovs-vsctl", *args, check=check)
+
+    def ofctl(self, *args):
+        return self.cmd("ovs-ofctl", *args)
+
+    def appctl(self, *args, check=True):
+        return self.cmd("ovs-appctl", *args, check=check)
+
+    def version(self):
+        return self.cmd("ovs-vswitchd", "--version").splitlines()[0]
+
+    def has_command(self, name):
+        return name in self.appctl("list-commands")
+
+    def coverage(self, counter):
+        return int(self.appctl("coverage/read-counter", counter) or 0)
+
+    def cpu_seconds(self):
+        """CPU seconds (user + system) that ovs-vswitchd has used."""
+        with open("/proc/%d/stat" % self.pid()) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.pid()) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def log_lines(self, pattern):
+        """The lines of ovs-vswitchd.log that match the regex PATTERN."""
+        try:
+            with open(self.log) as f:
+                return [line for line in f if re.search(pattern, line)]
+        except OSError:
+            return []
+
+    def ports(self):
+        """The datapath's port statistics (dpctl/show -s), by port name:
+        {"ovs-a0": {"rx_packets": N, "rx_bytes": N, "rx_dropped": N,
+        "tx_dropped": N, "upcall_packets": N, ...}}."""
+        return parse_dpctl_show(self.appctl("dpctl/show", "-s"))
+
+    def dp_counters(self, name):
+        """The datapath's "  NAME: key:N key:N" line as {key: N}, or {}."""
+        return dp_line(self.appctl("dpctl/show"), name)
+
+
+def parse_dpctl_show(text):
+    ports, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"\s*port \d+: (\S+)", line)
+        if m:
+            cur = ports.setdefault(m.group(1), {})
+            continue
+        if cur is None:
+            continue
+        prefix = None
+        for tok in line.split():
+            if tok in ("RX", "TX", "UPCALL"):
+                prefix = tok.lower()
+            elif prefix and ":" in tok:
+                key, _, val = tok.partition(":")
+                if val.isdigit():
+                    cur["%s_%s" % (prefix, key)] = int(val)
+    return ports
+
+
+def dp_line(text, name):
+    for line in text.splitlines():
+        if line.strip().startswith(name + ":"):
+            return {k: int(v) for k, v in
+                    re.findall(r"(\w+):(\d+)", line.split(":", 1)[1])}
+    return {}
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+class Session:
+    """One run of a program PROG: a work folder, the namespaces (a
+    Topology with the prefix PROG) and the Open vSwitch it starts
+    (start_ovs()), removed when the run ends, however it ends.  The work
+    folder, with the logs, is kept if the run did not call done(), or with
+    KEEP.  SIGTERM ends a run as Ctrl-C does; an Error ends it with exit
+    status 1.  Use it in a "with" statement, in main() run by program()."""
+
+    def __init__(self, prog, keep=False):
+        self.prog = prog
+        self.keep = keep
+        self.work = tempfile.mkdtemp(prefix=prog + ".")
+        self.topo = Topology(prog)
+        self.ovs = None
+        self.ok = False
+
+    def __enter__(self):
+        sys.stdout.reconfigure(line_buffering=True)
+        signal.signal(signal.SIGTERM, _interrupt)
+        return self
+
+    def start_ovs(self, tree, name=None, system=False):
+        """Starts an Open vSwitch from TREE with its files in the work
+        folder (in its subfolder NAME, if given)."""
+        self.stop_ovs()
+        work = os.path.join(self.work, name) if name else self.work
+        self.ovs = Ovs(tree, work, system).start()
+        return self.ovs
+
+    def stop_ovs(self):
+        if self.ovs:
+            self.ovs.stop()
+            self.ovs = None
+
+    def done(self):
+        """The run succeeded: the work folder goes unless KEEP."""
+        self.ok = True
+
+    def __exit__(self, exc_type, exc, tb):
+        # A second Ctrl-C must not leave the namespaces behind.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        self.topo.clean()
+        self.stop_ovs()
+        if isinstance(exc, (Error, OSError)):
+            sys.stderr.write("%s: %s\n" % (self.prog, exc))
+        if not self.ok or exc_type:
+            sys.stderr.write("%s: failed; logs kept in %s\n"
+                             % (self.prog, self.work))
+        elif self.keep:
+            print("%s: logs kept in %s" % (self.prog, self.work))
+        else:
+            shutil.rmtree(self.work, ignore_errors=True)
+        if isinstance(exc, (Error, OSError)):
+            sys.exit(1)
+        return False
+
+
+def program(main):
+    """Runs MAIN() and exits with its return value; 130 for Ctrl-C or
+    SIGTERM, 1 with a message for an Error."""
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Error as e:
+        sys.exit("%s: %s" % (os.path.basename(sys.argv[0]), e))
+
+
+class Topology:
+    """Network namespaces PREFIX-a, -b, -c, -br and the links between them
+    and the root namespace.  clean() removes all of it and every process
+    left in the namespaces; builders below put a topology in place."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.host_links = set()
+        self.made = []
+
+    def ns(self, side):
+        return "%s-%s" % (self.prefix, side.lower())
+
+    def clean(self):
+        for side in ("A", "B", "C", "BR"):
+            ns = self.ns(side)
+            pids = run(["ip", "netns", "pids", ns], check=False).split()
+            for pid in pids:
+                kill(pid, signal.SIGKILL)
+        for link in self.host_links | {"ovs-a0", "ovs-b0", "ovs-c0"}:
+            run(["ip", "link", "del", link], check=False)
+        for side in ("A", "B", "C", "BR"):
+            run(["ip", "netns", "del", self.ns(side)], check=False)
+        self.host_links = set()
+        self.made = []
+
+    def netns(self, side):
+        if side not in self.made:
+            run(["ip", "netns", "add", self.ns(side)])
+            self.made.append(side)
+        return self.ns(side)
+
+    def ip(self, side, *args):
+        return run(["ip", "-n", self.netns(side)] + list(args))
+
+    def veth(self, side, dev, peer):
+        """A veth DEV in netns SIDE whose peer PEER stays in the root
+        namespace, up."""
+        run(["ip", "link", "add", dev, "type", "veth", "peer", "name",
+             peer])
+        self.host_links.add(peer)
+        run(["ip", "link", "set", dev, "netns", self.netns(side)])
+        run(["ip", "link", "set", peer, "up"])
+
+    def move(self, side, dev):
+        run(["ip", "link", "set", dev, "netns", self.netns(side)])
+
+    def addr(self, side, proto):
+        n = SIDES[side]
+        return "10.0.0.%d" % n if proto == "IPv4" else "fd00::%d" % n
+
+    def host(self, side, dev):
+        """Gives DEV in netns SIDE the side's addresses and brings it and
+        lo up."""
+        n = SIDES[side]
+        self.ip(side, "addr", "add", "10.0.0.%d/24" % n, "dev", dev)
+        self.ip(side, "addr", "add", "fd00::%d/64" % n, "dev", dev, "nodad")
+        self.ip(side, "link", "set", dev, "up")
+        self.ip(side, "link", "set", "lo", "up")
+
+    def ping(self, src, dst, count=2, wait=5):
+        """Checks that SRC reaches DST over IPv4 and IPv6."""
+        for proto in ("IPv4", "IPv6"):
+            run(["ping", "-q", "-c", count, "-W", wait,
+                 self.addr(dst, proto)], ns=self.ns(src), timeout=60)
+
+    def link(self, side, *args):
+        """ovs-bigtcp-link ARGS in netns SIDE (None: the root namespace)."""
+        return run([LINK] + list(args),
+                   ns=self.ns(side) if side else None)
+
+    def set_gso(self, side, dev, size):
+        """The GSO limits of DEV for both IP versions."""
+        self.link(side, "set", dev, "gso_max_size", size,
+                  "gso_ipv4_max_size", size)
+
+    def set_gro(self, side, dev, size):
+        """The GRO limits of DEV for both IP versions."""
+        self.link(side, "set", dev, "gro_max_size", size,
+                  "gro_ipv4_max_size", size)
+
+    def limits(self, side, dev):
+        """{limit: value} of DEV as ovs-bigtcp-link shows them."""
+        out = {}
+        for line in self.link(side, "show", dev).splitlines():
+            f = line.split()
+            if len(f) == 2 and f[1].isdigit():
+                out[f[0]] = int(f[1])
+        return out
+
+    def dev_stat(self, side, dev, stat):
+        """The kernel's counter STAT (rx_dropped, ...) of DEV in netns SIDE
+        (None: the root namespace)."""
+        path = "/sys/class/net/%s/statistics/%s" % (dev, stat)
+        if side is None:
+            with open(path) as f:
+                return int(f.read())
+        return int(run(["cat", path], ns=self.ns(side)))
+
+
+def userspace(topo, ovs, b="internal"):
+    """A -> br0 (netdev datapath of OVS, flow "normal") -> B, where B's b0
+    is an internal port or (b="veth") a veth with the peer ovs-b0."""
+    topo.clean()
+    topo.veth("A", "a0", "ovs-a0")
+    ovs.vsctl("add-br", "br0", "--", "set", "Bridge", "br0",
+              "datapath_type=netdev", "--", "add-port", "br0", "ovs-a0")
+    if b == "veth":
+        topo.veth("B", "b0", "ovs-b0")
+        ovs.vsctl("add-port", "br0", "ovs-b0")
+    else:
+        ovs.vsctl("add-port", "br0", "b0", "--", "set", "Interface", "b0",
+                  "type=internal")
+        topo.move("B", "b0")
+    ovs.ofctl("add-flow", "br0", "actions=normal")
+    topo.host("A", "a0")
+    topo.host("B", "b0")
+    topo.ping("A", "B")
+
+
+def add_veth_host(topo, ovs, side, dev):
+    """One more host on br0: DEV in netns SIDE behind the veth port
+    ovs-DEV, with the default (64 KiB) limits."""
+    topo.veth(side, dev, "ovs-" + dev)
+    ovs.vsctl("add-port", "br0", "ovs-" + dev)
+    topo.host(side, dev)
+    topo.ping("A", side)
+
+
+def direct(topo):
+    """The "no switch" anchor: a0 and b0 are the two ends of one veth."""
+    topo.clean()
+    topo.netns("B")
+    topo.ip("A", "link", "add", "a0", "type", "veth", "peer", "name", "b0",
+            "netns", topo.ns("B"))
+    topo.host("A", "a0")
+    topo.host("B", "b0")
+    topo.ping("A", "B")
+
+
+def linux_bridge(topo):
+    """The Linux bridge anchor: a0 and b0 are veths whose peers br-a0 and
+    br-b0 are ports of the bridge br-bigtcp in netns BR (STP and multicast
+    snooping off, no bridge netfilter)."""
+    topo.clean()
+    topo.ip("BR", "link", "add", "br-bigtcp", "type", "bridge",
+            "stp_state", "0", "mcast_snooping", "0")
+    for side, dev in (("A", "a0"), ("B", "b0")):
+        topo.ip(side, "link", "add", dev, "type", "veth", "peer", "name",
+                "br-" + dev, "netns", topo.ns("BR"))
+        topo.ip("BR", "link", "set", "br-" + dev, "master", "br-bigtcp",
+                "up")
+    topo.ip("BR", "link", "set", "br-bigtcp", "up")
+    topo.ip("BR", "link", "set", "lo", "up")
+    if os.path.exists("/proc/sys/net/bridge/bridge-nf-call-iptables"):
+        run(["sysctl", "-qw", "net.bridge.bridge-nf-call-iptables=0",
+             "net.bridge.bridge-nf-call-ip6tables=0"], ns=topo.ns("BR"),
+            check=False)
+    topo.host("A", "a0")
+    topo.host("B", "b0")
+    topo.ping("A", "B")
+
+
+def kernel_dp(topo, dpctl, b="veth"):
+    """A -> kernel datapath "kbench" -> B with flows from ovs-dpctl (no
+    ovs-vswitchd), B's b0 a veth or (b="internal") an internal port.  A's
+    a0 has BIG TCP; with an internal port, ovs-a0 and b0 too."""
+    topo.clean()
+    topo.veth("A", "a0", "ovs-a0")
+    run([dpctl, "add-dp", "kbench"])
+    run([dpctl, "add-if", "kbench", "ovs-a0"])
+    topo.link("A", "bigtcp", "a0")
+    if b == "veth":
+        topo.veth("B", "b0", "ovs-b0")
+        run([dpctl, "add-if", "kbench", "ovs-b0"])
+    else:
+        topo.link(None, "bigtcp", "ovs-a0")
+        run([dpctl, "add-if", "kbench", "b0,type=internal"])
+        topo.move("B", "b0")
+        # The stock module refuses to raise an internal port's limits.
+        run([LINK, "bigtcp", "b0"], ns=topo.ns("B"), check=False)
+    for t in ("eth_type(0x0806),arp()", "eth_type(0x0800),ipv4()",
+              "eth_type(0x86dd),ipv6()"):
+        run([dpctl, "add-flow", "kbench", "in_port(1),eth()," + t, "2"])
+        run([dpctl, "add-flow", "kbench", "in_port(2),eth()," + t, "1"])
+    topo.host("A", "a0")
+    topo.host("B", "b0")
+    topo.ping("A", "B", count=1)
+
+
+def kernel_dp_clean(topo, dpctl):
+    run([dpctl, "del-dp", "kbench"], check=False)
+    topo.clean()
+
+
+def kernel_slow_path(topo, ovs):
+    """A -> br0 (the kernel datapath of OVS) -> B's veth, with BIG TCP on
+    a0 and flows that the datapath cannot execute (an output with a
+    maximum length, the truncate action turned off): every packet goes to
+    ovs-vswitchd and is executed back."""
+    topo.clean()
+    ovs.vsctl("add-br", "br0")
+    ovs.appctl("dpif/set-dp-features", "br0", "trunc", "false")
+    topo.veth("A", "a0", "ovs-a0")
+    topo.veth("B", "b0", "ovs-b0")
+    ovs.vsctl("add-port", "br0", "ovs-a0", "--", "add-port", "br0",
+              "ovs-b0")
+    topo.link("A", "bigtcp", "a0")
+    for a, b in (("ovs-a0", "ovs-b0"), ("ovs-b0", "ovs-a0")):
+        ovs.ofctl("add-flow", "br0", "in_port=%s,actions=output(port=%s,"
+                  "max_len=65535)" % (a, b))
+    topo.host("A", "a0")
+    topo.host("B", "b0")
+    topo.ping("A", "B", count=1)
+
+
+class Iperf3:
+    """One iperf3 TCP flow from netns SRC to DST's address of PROTO for
+    SECS seconds after OMIT that are not counted, client and server pinned
+    to CPU if given.  Bounded: both give up SECS + OMIT + 25 s after they
+    start.  start() then wait(), or run()."""
+
+    def __init__(self, topo, src, dst, proto, secs, omit=0, cpu=None):
+        self.topo, self.src, self.dst = topo, src, dst
+        self.addr = topo.addr(dst, proto)
+        self.secs, self.omit = secs, omit
+        self.pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
+        self.limit = secs + omit + 20
+        self.server = self.client = None
+        self.result = None
+
+    def start(self):
+        self.server = subprocess.Popen(
+            ["ip", "netns", "exec", self.topo.ns(self.dst), "timeout",
+             str(self.limit + 5)] + self.pin
+            + ["iperf3", "-s", "-1", "-B", self.addr],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        self.client = subprocess.Popen(
+            ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
+             str(self.limit)] + self.pin
+            + ["iperf3", "-c", self.addr, "-t", str(self.secs),
+               "-O", str(self.omit), "-J"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return self
+
+    def wait(self):
+        """Waits for the flow; returns {"gbps", "bytes", "retransmits",
+        "ok"} (0s and ok False if it did not complete)."""
+        out, _ = self.client.communicate()
+        try:
+            self.server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+            self.server.wait()
+        self.result = {"gbps": 0.0, "bytes": 0, "retransmits": 0,
+                       "ok": False, "json": out}
+        try:
+            end = json.loads(out)["end"]
+            self.result.update(
+                gbps=end["sum_received"]["bits_per_second"] / 1e9,
+                bytes=end["sum_received"]["bytes"],
+                retransmits=end["sum_sent"].get("retransmits", 0), ok=True)
+        except (ValueError, KeyError, TypeError):
+            pass
+        return self.result
+
+    def run(self):
+        return self.start().wait()
