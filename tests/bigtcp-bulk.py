@@ -30,6 +30,10 @@ import socket
 import sys
 
 CHUNK = 256 * 1024
+# The client's writes: TCP mostly sends a write as it comes, so the write
+# size bounds most GSO packets; writes of 1 MiB let it build packets up to
+# the 512 KiB BIG TCP limit.
+WRITE = 1024 * 1024
 
 
 def pattern(length):
@@ -40,7 +44,7 @@ def pattern(length):
     return period * reps
 
 
-PATTERN = pattern(CHUNK)
+PATTERN = pattern(WRITE)
 
 
 def family(addr):
@@ -77,7 +81,7 @@ def client(addr, port, nbytes, timeout):
     s = socket.create_connection((addr, port), timeout=timeout)
     sent = 0
     while sent < nbytes:
-        n = min(CHUNK, nbytes - sent)
+        n = min(WRITE, nbytes - sent)
         ofs = sent % 251
         s.sendall(PATTERN[ofs:ofs + n])
         sent += n

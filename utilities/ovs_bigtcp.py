@@ -492,10 +492,14 @@ def linux_bridge(topo):
     topo.ping("A", "B")
 
 
-def kernel_dp(topo, dpctl, b="veth"):
+def kernel_dp(topo, dpctl, b="veth", b_gso=None):
     """A -> kernel datapath "kbench" -> B with flows from ovs-dpctl (no
     ovs-vswitchd), B's b0 a veth or (b="internal") an internal port.  A's
-    a0 has BIG TCP; with an internal port, ovs-a0 and b0 too."""
+    a0 has BIG TCP; with an internal port, ovs-a0 and b0 too.  B_GSO, for
+    a veth: the GSO limits of ovs-b0 (the datapath's output to B), BIG TCP
+    on b0, and TCP in A sending GSO packets of at least 255 segments
+    (tcp_min_tso_segs), which the pacing rate under TCG alone seldom
+    reaches."""
     topo.clean()
     topo.veth("A", "a0", "ovs-a0")
     run([dpctl, "add-dp", "kbench"])
@@ -504,6 +508,11 @@ def kernel_dp(topo, dpctl, b="veth"):
     if b == "veth":
         topo.veth("B", "b0", "ovs-b0")
         run([dpctl, "add-if", "kbench", "ovs-b0"])
+        if b_gso:
+            topo.set_gso(None, "ovs-b0", b_gso)
+            topo.link("B", "bigtcp", "b0")
+            run(["sysctl", "-qw", "net.ipv4.tcp_min_tso_segs=255"],
+                ns=topo.ns("A"))
     else:
         topo.link(None, "bigtcp", "ovs-a0")
         run([dpctl, "add-if", "kbench", "b0,type=internal"])
@@ -548,11 +557,14 @@ def kernel_slow_path(topo, ovs):
 class Iperf3:
     """One iperf3 TCP flow from netns SRC to DST's address of PROTO for
     SECS seconds after OMIT that are not counted, client and server pinned
-    to CPU if given.  Bounded: both give up SECS + OMIT + 25 s after they
+    to CPU if given, writing LENGTH bytes at a time if given (iperf3's
+    default is 128 KiB, which bounds most GSO packets).  Bounded: both give up SECS + OMIT + 25 s after they
     start.  start() then wait(), or run()."""
 
-    def __init__(self, topo, src, dst, proto, secs, omit=0, cpu=None):
+    def __init__(self, topo, src, dst, proto, secs, omit=0, cpu=None,
+                 length=None):
         self.topo, self.src, self.dst = topo, src, dst
+        self.length = ["-l", str(length)] if length else []
         self.addr = topo.addr(dst, proto)
         self.secs, self.omit = secs, omit
         self.pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
@@ -571,7 +583,7 @@ class Iperf3:
             ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
              str(self.limit)] + self.pin
             + ["iperf3", "-c", self.addr, "-t", str(self.secs),
-               "-O", str(self.omit), "-J"],
+               "-O", str(self.omit), "-J"] + self.length,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         return self
 
