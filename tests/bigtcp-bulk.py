@@ -16,24 +16,24 @@
 """One bounded TCP bulk transfer whose bytes are checked end to end.
 
 usage: bigtcp-bulk.py server ADDR PORT [TIMEOUT]
-       bigtcp-bulk.py client ADDR PORT BYTES [TIMEOUT]
+       bigtcp-bulk.py client ADDR PORT BYTES [TIMEOUT [WRITE]]
 
 The server accepts one connection, reads until end of stream, checks every
 byte against the sender's pattern and prints "received N bytes, M bad".
 It replies with the same line, so that the client, which sends BYTES bytes
 of the pattern and then closes its side, prints it too and exits with 0
 only when all BYTES arrived intact.  Both give up after TIMEOUT seconds
-(default 60).
+(default 60).  The client writes WRITE bytes at a time (default 256 KiB):
+TCP mostly sends a write as it comes, so the write size bounds most GSO
+packets, and writes of 1 MiB let it build packets up to the 512 KiB BIG
+TCP limit.
 """
 
 import socket
 import sys
 
 CHUNK = 256 * 1024
-# The client's writes: TCP mostly sends a write as it comes, so the write
-# size bounds most GSO packets; writes of 1 MiB let it build packets up to
-# the 512 KiB BIG TCP limit.
-WRITE = 1024 * 1024
+MAX_WRITE = 4 * 1024 * 1024
 
 
 def pattern(length):
@@ -44,7 +44,7 @@ def pattern(length):
     return period * reps
 
 
-PATTERN = pattern(WRITE)
+PATTERN = pattern(MAX_WRITE)
 
 
 def family(addr):
@@ -77,11 +77,11 @@ def server(addr, port, timeout):
     return 0 if bad == 0 else 1
 
 
-def client(addr, port, nbytes, timeout):
+def client(addr, port, nbytes, timeout, write=CHUNK):
     s = socket.create_connection((addr, port), timeout=timeout)
     sent = 0
     while sent < nbytes:
-        n = min(WRITE, nbytes - sent)
+        n = min(write, nbytes - sent)
         ofs = sent % 251
         s.sendall(PATTERN[ofs:ofs + n])
         sent += n
@@ -103,9 +103,12 @@ def main():
         if len(args) in (3, 4) and args[0] == "server":
             timeout = float(args[3]) if len(args) == 4 else 60.0
             return server(args[1], int(args[2]), timeout)
-        if len(args) in (4, 5) and args[0] == "client":
-            timeout = float(args[4]) if len(args) == 5 else 60.0
-            return client(args[1], int(args[2]), int(args[3]), timeout)
+        if len(args) in (4, 5, 6) and args[0] == "client":
+            timeout = float(args[4]) if len(args) >= 5 else 60.0
+            write = int(args[5]) if len(args) == 6 else CHUNK
+            if 1 <= write <= MAX_WRITE:
+                return client(args[1], int(args[2]), int(args[3]), timeout,
+                              write)
     except (OSError, socket.timeout) as e:
         print("bigtcp-bulk: %s" % e, file=sys.stderr)
         return 1
