@@ -55,6 +55,9 @@ COVERAGE_DEFINE(bigtcp_rx_too_big);
 COVERAGE_DEFINE(bigtcp_rx_too_many_segs);
 /* Taken as a plain packet: the payload fits in one segment. */
 COVERAGE_DEFINE(bigtcp_rx_one_segment);
+/* Refused: the payload fits in one segment, but the IP packet is too large
+ * for its length field: only GSO framing can carry it. */
+COVERAGE_DEFINE(bigtcp_rx_one_segment_too_big);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -192,6 +195,22 @@ bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
         return EINVAL;
     }
     if (payload_len <= segsz) {
+        uint32_t ip_len = ip_version == 4 ? l3_len
+                                          : l3_len - IPV6_HEADER_LEN;
+
+        if (ip_len > UINT16_MAX) {
+            /* BIG TCP framing (IP length 0) that does not hold more than
+             * one segment.  As a plain packet its IP length would have to
+             * say more than 16 bits can, and segmenting it would give one
+             * such packet. */
+            COVERAGE_INC(bigtcp_rx_one_segment_too_big);
+            VLOG_WARN_RL(&rl, "Dropped TSO packet: %"PRIu32" bytes of "
+                         "payload in one segment (gso_size %"PRIu16"), "
+                         "too large for a packet without GSO",
+                         payload_len, segsz);
+            return EINVAL;
+        }
+
         /* Not really a GSO packet.  Linux takes it as a plain packet too
          * (virtio_net_hdr_to_skb()). */
         COVERAGE_INC(bigtcp_rx_one_segment);

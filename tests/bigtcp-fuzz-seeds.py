@@ -67,6 +67,16 @@ def rx_seeds(m):
     hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 8 + len(seg))
     big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
     seeds["bigtcp-ipv6-jumbo"] = m.vnet(1, m.GSO_TCPV6, 82, 1428, 62, 16) + big
+    # BIG TCP framing around one segment (gso_size is the payload): no
+    # plain packet can carry it.
+    seg = m.tcp(65520)
+    hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 8 + len(seg))
+    big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
+    seeds["one-segment-ipv6-jumbo"] = (m.vnet(1, m.GSO_TCPV6, 82, 65520, 62,
+                                              16) + big)
+    big = m.eth(m.ipv4(m.tcp(65500), tot_len=0))
+    seeds["one-segment-ipv4-len-0"] = (m.vnet(1, m.GSO_TCPV4, 54, 65500, 34,
+                                              16) + big)
     return seeds
 
 
