@@ -23,6 +23,7 @@
 #include "coverage.h"
 #include "dp-packet.h"
 #include "flow.h"
+#include "netdev-tso-limits.h"
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "openvswitch/ofpbuf.h"
@@ -178,6 +179,57 @@ dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
         VLOG_WARN_RL(&rl, "ignoring a malformed GSO statistics attribute "
                      "(%"PRIuSIZE" bytes)", nl_attr_get_size(stats));
     }
+}
+
+/* Returns the OVS_VPORT_ATTR_GSO_STATS attribute among 'attrs', the
+ * attributes of a vport reply or notification (what follows its struct
+ * ovs_header), or NULL if it has none, as from a kernel without the
+ * extension.  The attribute lies beyond the vport family's policy, where
+ * upstream's parsing of the message skips it. */
+const struct nlattr *
+dpif_netlink_bigtcp_vport_parse(const struct ofpbuf *attrs)
+{
+    const struct nlattr *nla;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (nla, left, attrs->data, attrs->size) {
+        if (nl_attr_type(nla) == OVS_VPORT_ATTR_GSO_STATS) {
+            return nla;
+        }
+    }
+    return NULL;
+}
+
+/* Appends to 'stats' the kernel datapath's counters of the GSO packets that
+ * were over a port's limits, from 'nest', the port's OVS_VPORT_ATTR_GSO_STATS
+ * attribute, under the names that the userspace datapath uses for the same
+ * counters (see netdev_tso_limits_append_counters()).  Unknown attributes in
+ * the nest, counters that a newer kernel adds, are ignored.  Returns 0 if
+ * successful; a malformed attribute is logged and counted, and then nothing
+ * is appended and the return value is EPROTO. */
+int
+dpif_netlink_gso_vport_stats_append(const struct nlattr *nest,
+                                    struct netdev_custom_stats *stats)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    static const struct nl_policy policy[] = {
+        [OVS_VPORT_GSO_STATS_RESEG] = { .type = NL_A_U64 },
+        [OVS_VPORT_GSO_STATS_RESEG_OUT] = { .type = NL_A_U64 },
+        [OVS_VPORT_GSO_STATS_SEGMENTED] = { .type = NL_A_U64 },
+    };
+    struct nlattr *a[ARRAY_SIZE(policy)];
+
+    if (!nl_parse_nested(nest, policy, a, ARRAY_SIZE(a))) {
+        COVERAGE_INC(dpif_netlink_bigtcp_attr_bad);
+        VLOG_WARN_RL(&rl, "ignoring a malformed vport GSO statistics "
+                     "attribute (%"PRIuSIZE" bytes)", nl_attr_get_size(nest));
+        return EPROTO;
+    }
+    netdev_tso_limits_append_counters(
+        stats, nl_attr_get_u64(a[OVS_VPORT_GSO_STATS_RESEG]),
+        nl_attr_get_u64(a[OVS_VPORT_GSO_STATS_RESEG_OUT]),
+        nl_attr_get_u64(a[OVS_VPORT_GSO_STATS_SEGMENTED]));
+    return 0;
 }
 
 /* Reads other_config:kernel-gso-upcall (default true) from 'other_config'.

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 struct dp_packet;
+struct netdev_custom_stats;
 struct nlattr;
 struct ofpbuf;
 struct smap;
@@ -64,6 +65,10 @@ struct dpif_netlink_bigtcp {
 
 void dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
                                struct dpif_netlink_bigtcp *);
+
+const struct nlattr *dpif_netlink_bigtcp_vport_parse(const struct ofpbuf *);
+int dpif_netlink_gso_vport_stats_append(const struct nlattr *,
+                                        struct netdev_custom_stats *);
 
 int dpif_netlink_gso_stats_parse(const struct nlattr *,
                                  struct dpif_netlink_gso_stats *);

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coverage.h"
 #include "dp-packet.h"
@@ -233,9 +234,55 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
     atomic_read_relaxed(&l->n_tx_fallback_packets, &c->tx_fallback_packets);
 }
 
+/* The names of the per-port counters of TSO packets over the port's limits,
+ * the same in both datapaths. */
+#define RESEGMENTED_NAME "tso_resegmented"
+#define RESEG_PACKETS_NAME "tso_reseg_packets"
+#define SEGMENTED_NAME "tso_segmented"
+
+static void
+append_counter(struct netdev_custom_stats *stats, const char *name,
+               uint64_t value)
+{
+    struct netdev_custom_counter *counter;
+
+    stats->counters = xrealloc(stats->counters,
+                               (stats->size + 1) * sizeof *stats->counters);
+    counter = &stats->counters[stats->size++];
+    ovs_strlcpy(counter->name, name, sizeof counter->name);
+    counter->value = value;
+}
+
+static const struct netdev_custom_counter *
+find_counter(const struct netdev_custom_stats *stats, const char *name)
+{
+    for (size_t i = 0; i < stats->size; i++) {
+        if (!strcmp(stats->counters[i].name, name)) {
+            return &stats->counters[i];
+        }
+    }
+    return NULL;
+}
+
+/* Appends to 'stats' the three counters of TSO packets over a port's limits:
+ * those that were resegmented, the packets that that made, and those that
+ * were segmented fully in software.  The userspace datapath counts them in
+ * this module; the kernel datapath reports them per vport (see
+ * dpif-netlink-gso.c). */
+void
+netdev_tso_limits_append_counters(struct netdev_custom_stats *stats,
+                                  uint64_t resegmented,
+                                  uint64_t reseg_packets, uint64_t segmented)
+{
+    append_counter(stats, RESEGMENTED_NAME, resegmented);
+    append_counter(stats, RESEG_PACKETS_NAME, reseg_packets);
+    append_counter(stats, SEGMENTED_NAME, segmented);
+}
+
 /* Appends the counters of TSO packets over the limits of 'netdev' to
  * 'stats', which become part of the Interface statistics column, if the
- * port takes TSO packets. */
+ * port takes TSO packets.  A port whose datapath already reported them (a
+ * port of the kernel datapath) keeps the datapath's. */
 void
 netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
                                       struct netdev_custom_stats *stats)
@@ -243,32 +290,38 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
     struct tso_counters c;
 
     if (!userspace_tso_enabled()
-        || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)) {
+        || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)
+        || find_counter(stats, RESEGMENTED_NAME)) {
         return;
     }
     read_counters(&netdev->tso_limits, &c);
 
-    const struct {
-        const char *name;
-        uint64_t value;
-    } counters[] = {
-        { "tso_resegmented", c.resegmented },
-        { "tso_reseg_packets", c.reseg_packets },
-        { "tso_segmented", c.segmented },
-        { "tso_tx_fallback", c.tx_fallback },
-        { "tso_tx_fallback_packets", c.tx_fallback_packets },
-    };
+    netdev_tso_limits_append_counters(stats, c.resegmented, c.reseg_packets,
+                                      c.segmented);
+    append_counter(stats, "tso_tx_fallback", c.tx_fallback);
+    append_counter(stats, "tso_tx_fallback_packets", c.tx_fallback_packets);
+}
 
-    stats->counters = xrealloc(stats->counters,
-                               ((stats->size + ARRAY_SIZE(counters))
-                                * sizeof *stats->counters));
-    for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
-        struct netdev_custom_counter *counter
-            = &stats->counters[stats->size++];
+/* If 'stats' holds the counters of TSO packets over the port's limits,
+ * appends them to 's' as a line of "ovs-appctl dpctl/show -s" and returns
+ * true, otherwise returns false. */
+bool
+netdev_tso_limits_format_counters(const struct netdev_custom_stats *stats,
+                                  struct ds *s)
+{
+    const struct netdev_custom_counter *resegmented, *reseg_packets;
+    const struct netdev_custom_counter *segmented;
 
-        ovs_strlcpy(counter->name, counters[i].name, sizeof counter->name);
-        counter->value = counters[i].value;
+    resegmented = find_counter(stats, RESEGMENTED_NAME);
+    reseg_packets = find_counter(stats, RESEG_PACKETS_NAME);
+    segmented = find_counter(stats, SEGMENTED_NAME);
+    if (!resegmented || !reseg_packets || !segmented) {
+        return false;
     }
+    ds_put_format(s, "    TSO resegmented:%"PRIu64" reseg_packets:%"PRIu64
+                  " segmented:%"PRIu64"\n", resegmented->value,
+                  reseg_packets->value, segmented->value);
+    return true;
 }
 
 static int

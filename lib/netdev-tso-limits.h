@@ -107,9 +107,16 @@ void netdev_tso_limits_enforce(const struct netdev *,
                                struct dp_packet_batch *);
 void netdev_tso_limits_set_global_config(const struct smap *other_config);
 bool netdev_tso_resegment_enabled(void);
+struct ds;
 struct netdev_custom_stats;
 void netdev_tso_limits_append_custom_stats(const struct netdev *,
                                            struct netdev_custom_stats *);
+void netdev_tso_limits_append_counters(struct netdev_custom_stats *,
+                                       uint64_t resegmented,
+                                       uint64_t reseg_packets,
+                                       uint64_t segmented);
+bool netdev_tso_limits_format_counters(const struct netdev_custom_stats *,
+                                       struct ds *);
 
 /* For the transmit path: the limits in effect for a TSO packet of IP
  * version 'ip_version' (4 or 6). */

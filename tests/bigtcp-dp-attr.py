@@ -17,10 +17,13 @@
 the ovs-bigtcp extension's attributes, and prints the answer.
 
 usage: bigtcp-dp-attr.py DATAPATH ATTR FORM
+       bigtcp-dp-attr.py vport:PORT ATTR FORM
 
 ATTR is "stats" (OVS_DP_ATTR_GSO_STATS), "version"
 (OVS_DP_ATTR_BIGTCP_VERSION), "features" (OVS_DP_ATTR_BIGTCP_FEATURES), or
 "unknown" (a number of the extension's range that it does not define).
+With vport:PORT, the request is an OVS_VPORT_CMD_SET for the port named
+PORT, and ATTR is "stats" (OVS_VPORT_ATTR_GSO_STATS) or "unknown".
 FORM is "empty", "u32" (1), "u32-2" (2, a feature bit that the extension
 does not define), "u64" (1), or "nested" (a well-formed statistics nest).
 Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
@@ -43,16 +46,31 @@ ATTRS = {
 }
 OVS_DP_GSO_STATS_RESEG = 1
 
+OVS_VPORT_CMD_SET = 4
+OVS_VPORT_ATTR_NAME = 3
+VPORT_ATTRS = {
+    "stats": OVS_BIGTCP_ATTR_BASE,
+    "unknown": OVS_BIGTCP_ATTR_BASE + 0xff,
+}
+
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] not in ATTRS:
+    vport = len(sys.argv) == 4 and sys.argv[1].startswith("vport:")
+    attrs = VPORT_ATTRS if vport else ATTRS
+    if len(sys.argv) != 4 or sys.argv[2] not in attrs:
         sys.stderr.write(__doc__)
         sys.exit(2)
-    dp = sys.argv[1].encode() + b"\0"
-    kind = ATTRS[sys.argv[2]]
+    name = sys.argv[1].split(":", 1)[1] if vport else sys.argv[1]
+    name = name.encode() + b"\0"
+    kind = attrs[sys.argv[2]]
     form = sys.argv[3]
 
-    sock, family = open_family("ovs_datapath")
+    if vport:
+        sock, family = open_family("ovs_vport")
+        cmd, name_attr = OVS_VPORT_CMD_SET, OVS_VPORT_ATTR_NAME
+    else:
+        sock, family = open_family("ovs_datapath")
+        cmd, name_attr = OVS_DP_CMD_SET, OVS_DP_ATTR_NAME
 
     values = {
         "empty": b"",
@@ -61,8 +79,8 @@ def main():
         "u64": struct.pack("=Q", 1),
         "nested": attr(OVS_DP_GSO_STATS_RESEG, struct.pack("=Q", 1)),
     }
-    payload = attr(OVS_DP_ATTR_NAME, dp) + attr(kind, values[form])
-    reply = request(sock, family, OVS_DP_CMD_SET, payload, 2,
+    payload = attr(name_attr, name) + attr(kind, values[form])
+    reply = request(sock, family, cmd, payload, 2,
                     struct.pack("=i", 0), ack=True)
 
     out = ack_summary(reply)

@@ -17,7 +17,8 @@
 /* libFuzzer target: the userspace side of the ovs-bigtcp extension's
  * datapath attributes (OVS_DP_ATTR_BIGTCP_VERSION, _FEATURES and
  * OVS_DP_ATTR_GSO_STATS), which dpif-netlink reads from the kernel
- * datapath's replies (lib/dpif-netlink-gso.c).
+ * datapath's replies (lib/dpif-netlink-gso.c), and of its vport attribute,
+ * OVS_VPORT_ATTR_GSO_STATS, which netdev-linux reads from vport replies.
  *
  * Input: the attributes of a datapath reply, what follows its struct
  * ovs_header (any bytes).  Parsing never fails the reply; the target
@@ -25,15 +26,20 @@
  * attribute (ASan checks that it reads nothing beyond the input), and that
  * the counters it does take survive a round trip:
  * written back as the kernel writes them and parsed again, they read the
- * same. */
+ * same.  The same bytes are also read as a vport reply's attributes: a
+ * vport statistics attribute gives all three counters or none. */
 
 #include <config.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "dpif-netlink-gso.h"
+#include "netdev.h"
+#include "netdev-tso-limits.h"
 #include "netlink.h"
 #include "odp-netlink.h"
+#include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofpbuf.h"
 #include "util.h"
 
@@ -46,6 +52,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ofpbuf attrs = ofpbuf_const_initializer(data, size);
     struct dpif_netlink_gso_stats unreported, again;
     struct dpif_netlink_bigtcp bigtcp;
+
+    /* The same bytes as the attributes of a vport reply: a well-formed
+     * OVS_VPORT_ATTR_GSO_STATS gives the three counters, under the names
+     * that "dpctl/show -s" reads back. */
+    const struct nlattr *vport_stats = dpif_netlink_bigtcp_vport_parse(&attrs);
+    if (vport_stats) {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        struct netdev_custom_stats custom;
+
+        memset(&custom, 0, sizeof custom);
+
+        if (!dpif_netlink_gso_vport_stats_append(vport_stats, &custom)) {
+            ovs_assert(custom.size == 3);
+            ovs_assert(netdev_tso_limits_format_counters(&custom, &s));
+        } else {
+            ovs_assert(!custom.size);
+        }
+        ds_destroy(&s);
+        free(custom.counters);
+    }
 
     memset(&unreported, 0xff, sizeof unreported);
     dpif_netlink_bigtcp_parse(&attrs, &bigtcp);
