@@ -18,6 +18,7 @@ OVS_PACKET_ATTR_GSO attribute, good or malformed, and prints the answer.
 
 usage: bigtcp-gso-exec.py DATAPATH CASE
        bigtcp-gso-exec.py DATAPATH output PORT PAYLOAD
+       bigtcp-gso-exec.py DATAPATH upcall PAYLOAD USERDATA
 
 The packet is a TCP/IPv4 (or, for the v6 cases, TCP/IPv6) packet of 20000
 bytes of payload in an Ethernet frame, executed with no actions (dropped
@@ -41,17 +42,30 @@ PAYLOAD bytes of payload (at most 65000: the packet travels in one netlink
 attribute) with the action output:PORT, PORT being the datapath's port
 number.
 
+"upcall" executes the same packet with the action userspace(), whose
+userdata is USERDATA bytes and whose Netlink PID is a second socket of
+this program's, and reads the upcalls that it makes (for two seconds).
+The datapath's per-CPU upcall PIDs are set to that socket too, so that a
+datapath in per-CPU dispatch mode (as ovs-dpctl creates it) sends it the
+upcalls: use a datapath of its own, not ovs-vswitchd's.
+It prints the execute's "error=NAME", then "upcalls=N" (the messages),
+"gso=N" (those with OVS_PACKET_ATTR_GSO), "max_msg=N" (the longest
+message, headers included), "max_packet=N" (the longest packet), "bytes=N"
+(the TCP payload of all packets) and "userdata=ok" if every upcall carried
+the userdata intact ("userdata=bad" otherwise).
+
 Prints "error=NAME msg=TEXT" from the kernel's answer and its extended ack
 (or "error=0" if the kernel accepted the request); a missing attribute
 that the kernel names is printed as "miss=TYPE".
 """
 
+import os
 import socket
 import struct
 import sys
 
 from bigtcp_genl import (NLA_F_NESTED, OVS_BIGTCP_ATTR_BASE, ack_summary,
-                         attr, csum_fold, open_family, request)
+                         attr, attrs, csum_fold, open_family, request)
 
 OVS_PACKET_CMD_EXECUTE = 3
 OVS_PACKET_ATTR_PACKET = 1
@@ -62,9 +76,18 @@ OVS_PACKET_GSO_ATTR_SIZE = 1
 OVS_PACKET_GSO_ATTR_TYPE = 2
 OVS_KEY_ATTR_ETHERNET = 4
 
+OVS_PACKET_ATTR_USERDATA = 4
+OVS_DP_CMD_SET = 4
+OVS_DP_ATTR_NAME = 1
+OVS_DP_ATTR_PER_CPU_PIDS = 8
 OVS_ACTION_ATTR_OUTPUT = 1
+OVS_ACTION_ATTR_USERSPACE = 2
+OVS_USERSPACE_ATTR_PID = 1
+OVS_USERSPACE_ATTR_USERDATA = 2
 
 PAYLOAD = 20000
+
+SO_RCVBUFFORCE = 33
 
 
 def frame(case, payload_len=PAYLOAD):
@@ -106,8 +129,69 @@ def gso_attr(case):
     return attr(OVS_PACKET_ATTR_GSO | flags, body)
 
 
+def read_upcalls(sock, userdata):
+    """Reads the upcalls that arrive on 'sock' within two seconds of the
+    last one and returns the words that summarize them."""
+    n = n_gso = max_msg = max_packet = total = 0
+    good = True
+    sock.settimeout(2)
+    while True:
+        try:
+            msg = sock.recv(1 << 20)
+        except socket.timeout:
+            break
+        while len(msg) >= 16:
+            length = struct.unpack_from("=I", msg)[0]
+            n += 1
+            max_msg = max(max_msg, length)
+            found = None
+            # The netlink and generic netlink headers, then struct
+            # ovs_header.
+            for kind, data in attrs(msg[24:length]):
+                if kind == OVS_PACKET_ATTR_PACKET:
+                    max_packet = max(max_packet, len(data))
+                    # Ethernet, IPv4 and TCP headers without options.
+                    total += len(data) - 54
+                elif kind == OVS_PACKET_ATTR_USERDATA:
+                    found = data
+                elif kind == OVS_PACKET_ATTR_GSO:
+                    n_gso += 1
+            if userdata and found != userdata:
+                good = False
+            msg = msg[(length + 3) & ~3:]
+    return ["upcalls=%d" % n, "gso=%d" % n_gso, "max_msg=%d" % max_msg,
+            "max_packet=%d" % max_packet, "bytes=%d" % total,
+            "userdata=%s" % ("ok" if good else "bad")]
+
+
 def main():
-    if len(sys.argv) == 5 and sys.argv[2] == "output":
+    upcalls = None
+    if len(sys.argv) == 5 and sys.argv[2] == "upcall":
+        case = "good"
+        payload_len = int(sys.argv[3])
+        userdata = bytes(i % 251 for i in range(int(sys.argv[4])))
+        if not 0 < payload_len <= 65000 or len(userdata) > 65000:
+            sys.stderr.write(__doc__)
+            sys.exit(2)
+        upcalls, _ = open_family("ovs_packet")
+        upcalls.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 1 << 24)
+        body = attr(OVS_USERSPACE_ATTR_PID,
+                    struct.pack("=I", upcalls.getsockname()[0]))
+        if userdata:
+            body += attr(OVS_USERSPACE_ATTR_USERDATA, userdata)
+        actions = attr(OVS_ACTION_ATTR_USERSPACE | NLA_F_NESTED, body)
+        dp_sock, dp_family = open_family("ovs_datapath")
+        pids = struct.pack("=I", upcalls.getsockname()[0]) * os.cpu_count()
+        reply = request(dp_sock, dp_family, OVS_DP_CMD_SET,
+                        attr(OVS_DP_ATTR_NAME,
+                             sys.argv[1].encode() + b"\0")
+                        + attr(OVS_DP_ATTR_PER_CPU_PIDS, pids), 2,
+                        struct.pack("=i", 0), ack=True)
+        if ack_summary(reply)[0] != "error=0":
+            print("setting the upcall PIDs: %s"
+                  % " ".join(ack_summary(reply)))
+            sys.exit(1)
+    elif len(sys.argv) == 5 and sys.argv[2] == "output":
         case = "good"
         port = int(sys.argv[3])
         payload_len = int(sys.argv[4])
@@ -135,7 +219,10 @@ def main():
     reply = request(sock, family, OVS_PACKET_CMD_EXECUTE, payload, 1,
                     struct.pack("=i", dp_ifindex), ack=True)
 
-    print(" ".join(ack_summary(reply)))
+    out = ack_summary(reply)
+    if upcalls:
+        out += read_upcalls(upcalls, userdata)
+    print(" ".join(out))
 
 
 if __name__ == "__main__":
