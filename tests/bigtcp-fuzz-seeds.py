@@ -159,6 +159,13 @@ def dp_attrs_seeds():
         "newer-module": name + nla(version, u32(2)) + nla(stats, gso
                                                           + nla(9, u64(3)))
         + nla(base + 9, u64(5)),
+        # A vport reply's attributes, with OVS_VPORT_ATTR_GSO_STATS
+        # (resegmented, reseg_packets, segmented), well formed and not.
+        "vport": nla(1, u32(2)) + nla(2, u32(1)) + nla(3, b"ovs-p1\0")
+        + nla(base, nla(1, u64(2600)) + nla(4, b"") + nla(2, u64(7797))
+              + nla(3, u64(12))),
+        "vport-short": nla(3, b"ovs-p1\0")
+        + nla(base, nla(1, u64(2600)) + nla(2, u64(7797))),
     }
 
 
