@@ -528,8 +528,50 @@ def kernel_dp(topo, dpctl, b="veth", b_gso=None):
     topo.ping("A", "B", count=1)
 
 
+# kernel_tunnel_dp's underlay: the root namespace's end (kbu0) and B's
+# (u0), and the VXLAN port's device, which ovs-dpctl creates.
+TUNNEL_UNDERLAY = ("172.31.9.1", "172.31.9.2")
+TUNNEL_DEV = "vxlan_sys_4789"
+
+
+def kernel_tunnel_dp(topo, dpctl):
+    """A -> kernel datapath "kbench" -> its VXLAN port (vxlan_sys_4789) ->
+    an underlay veth with the default 64 KiB limits (kbu0 in the root
+    namespace, u0 in B) -> B's Linux VXLAN device b0, which ends the
+    tunnel.  The flows, from ovs-dpctl, set the tunnel metadata towards B
+    and forward what comes back to A.  A's a0 has BIG TCP; A and b0 have
+    the overlay MTU, 1450."""
+    local, remote = TUNNEL_UNDERLAY
+    topo.clean()
+    topo.veth("A", "a0", "ovs-a0")
+    topo.veth("B", "u0", "kbu0")
+    run(["ip", "addr", "add", local + "/24", "dev", "kbu0"])
+    topo.ip("B", "addr", "add", remote + "/24", "dev", "u0")
+    topo.ip("B", "link", "set", "u0", "up")
+    topo.ip("B", "link", "add", "b0", "mtu", "1450", "type", "vxlan", "id",
+            "0", "remote", local, "local", remote, "dstport", "4789")
+    topo.ip("A", "link", "set", "a0", "mtu", "1450")
+    run([dpctl, "add-dp", "kbench"])
+    run([dpctl, "add-if", "kbench", "ovs-a0"])
+    run([dpctl, "add-if", "kbench",
+         TUNNEL_DEV + ",type=vxlan,remote_ip=flow"])
+    topo.link("A", "bigtcp", "a0")
+    tnl = ("set(tunnel(tun_id=0x0,dst=%s,ttl=64,tp_dst=4789,flags(df|key)))"
+           % remote)
+    for t in ("eth_type(0x0806),arp()", "eth_type(0x0800),ipv4()",
+              "eth_type(0x86dd),ipv6()"):
+        run([dpctl, "add-flow", "kbench", "in_port(1),eth()," + t,
+             tnl + ",2"])
+        run([dpctl, "add-flow", "kbench", "in_port(2),eth()," + t, "1"])
+    topo.host("A", "a0")
+    topo.host("B", "b0")
+    topo.ping("A", "B", count=1)
+
+
 def kernel_dp_clean(topo, dpctl):
     run([dpctl, "del-dp", "kbench"], check=False)
+    # A tunnel port's device outlives the datapath.
+    run(["ip", "link", "del", TUNNEL_DEV], check=False)
     topo.clean()
 
 
