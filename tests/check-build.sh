@@ -129,8 +129,12 @@ result $? "ovs-tree: a patch that no longer applies stops the build, named"
     && test -f "$src/net/openvswitch/vport-geneve.ko" \
     && test -f "$src/net/openvswitch/vport-gre.ko" \
     && grep -q -- "-I$src/net/openvswitch/../../include" \
-            "$src/net/openvswitch/.datapath.o.cmd"
-result $? "DKMS sources build the four modules against the pinned headers"
+            "$src/net/openvswitch/.datapath.o.cmd" \
+    && make -s -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
+            M="$src/drivers/net" modules >> "$work/out" 2>> "$work/err" \
+    && test -f "$src/drivers/net/tun.ko" \
+    && grep -q '^BUILT_MODULE_NAME\[4\]="tun"$' "$src/dkms.conf"
+result $? "DKMS sources build the five modules against the pinned headers"
 rm -f "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb
 
 # 6.
