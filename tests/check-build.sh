@@ -122,7 +122,7 @@ result $? "ovs-tree: a patch that no longer applies stops the build, named"
                    "$work/dkms" \
     && src=$work/dkms/usr/src/openvswitch-bigtcp-0.0.0-check \
     && grep -q '^BUILD_EXCLUSIVE_KERNEL="^6\\.12\\."$' "$src/dkms.conf" \
-    && make -s -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
+    && make -s -j"$(nproc)" -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
             M="$src/net/openvswitch" modules >> "$work/out" 2>> "$work/err" \
     && test -f "$src/net/openvswitch/openvswitch.ko" \
     && test -f "$src/net/openvswitch/vport-vxlan.ko" \
@@ -130,7 +130,7 @@ result $? "ovs-tree: a patch that no longer applies stops the build, named"
     && test -f "$src/net/openvswitch/vport-gre.ko" \
     && grep -q -- "-I$src/net/openvswitch/../../include" \
             "$src/net/openvswitch/.datapath.o.cmd" \
-    && make -s -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
+    && make -s -j"$(nproc)" -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
             M="$src/drivers/net" modules >> "$work/out" 2>> "$work/err" \
     && test -f "$src/drivers/net/tun.ko" \
     && grep -q '^BUILT_MODULE_NAME\[4\]="tun"$' "$src/dkms.conf"
