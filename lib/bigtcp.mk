@@ -13,6 +13,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/dp-packet-reseg.h \
 	lib/dpif-netlink-gso.c \
 	lib/dpif-netlink-gso.h \
+	lib/netdev-gro.c \
+	lib/netdev-gro.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h
 

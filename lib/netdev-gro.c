@@ -1,0 +1,894 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+
+#include "netdev-gro.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/ip6.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "csum.h"
+#include "dp-packet.h"
+#include "dp-packet-pool.h"
+#include "dpif-netdev.h"
+#include "netdev-provider.h"
+#include "netdev-tso-limits.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/json.h"
+#include "openvswitch/vlog.h"
+#include "packets.h"
+#include "smap.h"
+#include "unixctl.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_gro);
+
+COVERAGE_DEFINE(netdev_gro_coalesced);   /* Coalesced packets made. */
+COVERAGE_DEFINE(netdev_gro_trimmed_pad); /* Padded IPv4 runts trimmed. */
+
+/* Why a TCP segment did not join its flow's packet, or could not start
+ * one (see netdev-gro.h): each such segment counts once, for the first
+ * rule it breaks, in coverage counter netdev_gro_refuse_<name>. */
+#define GRO_REASONS                                                     \
+    GRO_REASON(IP_OPTIONS, ip_options)  /* IPv4 options, IPv6 ext hdrs. */\
+    GRO_REASON(IP_FRAG, ip_frag)        /* MF, offset, reserved bit. */   \
+    GRO_REASON(IP_LEN, ip_len)          /* IP length is not the frame's. */\
+    GRO_REASON(PAD, pad)                /* Runt padding is not zeros. */  \
+    GRO_REASON(IP_CSUM, ip_csum)        /* Bad IPv4 header checksum. */   \
+    GRO_REASON(TCP_HDR, tcp_hdr)        /* Bad TCP data offset. */        \
+    GRO_REASON(TSO, tso)                /* Already a TSO packet. */       \
+    GRO_REASON(TCP_CSUM, tcp_csum)      /* Bad TCP checksum. */           \
+    GRO_REASON(FLAGS, flags)            /* SYN, RST, URG, CWR, others. */ \
+    GRO_REASON(NO_PAYLOAD, no_payload)  /* No TCP payload. */             \
+    GRO_REASON(TOS, tos)                /* TOS or traffic class. */       \
+    GRO_REASON(TTL, ttl)                /* TTL or hop limit. */           \
+    GRO_REASON(DF, df)                  /* DF bit. */                     \
+    GRO_REASON(IP_ID, ip_id)            /* IPv4 ID neither +1 nor same. */\
+    GRO_REASON(ACK, ack)                /* Acknowledgment number. */      \
+    GRO_REASON(TCP_WORD, tcp_word)      /* Data offset or window. */      \
+    GRO_REASON(TCP_OPTS, tcp_opts)      /* TCP options. */                \
+    GRO_REASON(SEQ, seq)                /* Sequence number. */            \
+    GRO_REASON(MSS, mss)                /* Payload over the first's. */   \
+    GRO_REASON(FULL, full)              /* Packet at gro-max-size. */     \
+    GRO_REASON(FLOWS, flows)            /* Too many open flows. */
+
+#define GRO_REASON(ENUM, NAME) COVERAGE_DEFINE(netdev_gro_refuse_##NAME);
+GRO_REASONS
+#undef GRO_REASON
+
+enum gro_reason {
+    GRO_OK,
+#define GRO_REASON(ENUM, NAME) GRO_##ENUM,
+    GRO_REASONS
+#undef GRO_REASON
+};
+
+static void
+gro_refuse(enum gro_reason reason)
+{
+    switch (reason) {
+    case GRO_OK:
+        break;
+#define GRO_REASON(ENUM, NAME)                  \
+    case GRO_##ENUM:                            \
+        COVERAGE_INC(netdev_gro_refuse_##NAME); \
+        break;
+    GRO_REASONS
+#undef GRO_REASON
+    }
+}
+
+/* Open flows (packets that may grow) and queued packets of one context.
+ * A receive round adds at most NETDEV_MAX_BURST packets to fewer than
+ * NETDEV_MAX_BURST queued ones (see netdev_gro_rxq_recv()). */
+#define GRO_MAX_FLOWS NETDEV_MAX_BURST
+#define GRO_MAX_QUEUE (2 * NETDEV_MAX_BURST)
+
+/* The headers of a TCP segment over IPv4 or IPv6, in Ethernet. */
+struct gro_hdrs {
+    uint16_t l4_ofs;            /* Offset of the TCP header. */
+    uint16_t hdr_len;           /* Headers, through the TCP options. */
+    uint32_t payload_len;       /* TCP payload. */
+    uint8_t ip_version;         /* 4 or 6. */
+};
+
+/* A packet that later segments of its flow may join. */
+struct gro_flow {
+    size_t slot;                /* Index of the packet in 'queue'. */
+    struct gro_hdrs hdrs;       /* Of the first segment. */
+    uint32_t next_seq;          /* Sequence number the next must have. */
+    uint32_t n_segs;            /* Segments in the packet. */
+    uint16_t mss;               /* Payload of the first segment. */
+    bool fixed_id;              /* IPv4 IDs stay the same. */
+    bool own_buffer;            /* The packet is GRO's copy. */
+};
+
+struct netdev_gro {
+    struct dp_packet_pool *pool;    /* Buffers of coalesced packets. */
+
+    /* Packets in the order their first segment came: received ones, passed
+     * on as they are, and (at 'flows[i].slot') the open flows' packets. */
+    struct dp_packet *queue[GRO_MAX_QUEUE];
+    size_t n_queue;
+
+    struct gro_flow flows[GRO_MAX_FLOWS];
+    size_t n_flows;
+
+    /* Coalesced packets and their segments, not yet taken. */
+    uint64_t n_packets;
+    uint64_t n_segments;
+};
+
+struct netdev_gro *
+netdev_gro_create(void)
+{
+    struct netdev_gro *gro = xzalloc(sizeof *gro);
+
+    gro->pool = dp_packet_pool_create(NETDEV_GRO_HEADROOM + GSO_MAX_SIZE,
+                                      NETDEV_MAX_BURST);
+    return gro;
+}
+
+void
+netdev_gro_destroy(struct netdev_gro *gro)
+{
+    if (gro) {
+        for (size_t i = 0; i < gro->n_queue; i++) {
+            dp_packet_delete(gro->queue[i]);
+        }
+        dp_packet_pool_destroy(gro->pool);
+        free(gro);
+    }
+}
+
+static struct ip_header *
+gro_ip(const struct dp_packet *p)
+{
+    return ALIGNED_CAST(struct ip_header *,
+                        (char *) dp_packet_data(p) + ETH_HEADER_LEN);
+}
+
+static struct ovs_16aligned_ip6_hdr *
+gro_ip6(const struct dp_packet *p)
+{
+    return ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *,
+                        (char *) dp_packet_data(p) + ETH_HEADER_LEN);
+}
+
+static struct tcp_header *
+gro_tcp(const struct dp_packet *p, const struct gro_hdrs *h)
+{
+    return ALIGNED_CAST(struct tcp_header *,
+                        (char *) dp_packet_data(p) + h->l4_ofs);
+}
+
+/* Finds the TCP header of 'p', a TCP segment in Ethernet over IPv4 without
+ * options or IPv6 without extension headers, and fills in 'h'.  Returns
+ * GRO_OK, or the rule that 'p' breaks, with '*is_tcp' false if 'p' is not
+ * TCP over IP at all.  Trims zero padding after a short IPv4 packet. */
+static enum gro_reason
+gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
+{
+    const struct eth_header *eth = dp_packet_data(p);
+    size_t size = dp_packet_size(p);
+    const struct tcp_header *tcp;
+    size_t l3_len, tcp_len;
+
+    *is_tcp = false;
+    if (size < ETH_HEADER_LEN + IP_HEADER_LEN + TCP_HEADER_LEN) {
+        return GRO_OK;
+    }
+    l3_len = size - ETH_HEADER_LEN;
+
+    if (eth->eth_type == htons(ETH_TYPE_IP)) {
+        const struct ip_header *ip = gro_ip(p);
+        size_t ip_len = ntohs(ip->ip_tot_len);
+
+        if (ip->ip_proto != IPPROTO_TCP || IP_VER(ip->ip_ihl_ver) != 4) {
+            return GRO_OK;
+        }
+        *is_tcp = true;
+        if (dp_packet_get_tso_segsz(p)) {
+            return GRO_TSO;
+        } else if (ip->ip_ihl_ver != IP_IHL_VER(5, 4)) {
+            return GRO_IP_OPTIONS;
+        } else if (ip->ip_frag_off & htons(IP_MORE_FRAGMENTS | IP_FRAG_OFF_MASK
+                                           | 0x8000)) {
+            return GRO_IP_FRAG;
+        } else if (ip_len != l3_len) {
+            /* A frame padded to ETH_TOTAL_MIN: trim zeros, as Linux's
+             * inet_gro_receive() does (its bound allows for an FCS). */
+            const char *pad = (const char *) ip + ip_len;
+
+            if (ip_len < IP_HEADER_LEN + TCP_HEADER_LEN || ip_len > l3_len
+                || l3_len > ETH_TOTAL_MIN - ETH_HEADER_LEN + 4) {
+                return GRO_IP_LEN;
+            }
+            for (size_t i = 0; i < l3_len - ip_len; i++) {
+                if (pad[i]) {
+                    return GRO_PAD;
+                }
+            }
+            COVERAGE_INC(netdev_gro_trimmed_pad);
+            dp_packet_set_size(p, ETH_HEADER_LEN + ip_len);
+            size = dp_packet_size(p);
+        }
+        if (!dp_packet_ip_checksum_valid(p)
+            && (dp_packet_ip_checksum_bad(p) || csum(ip, IP_HEADER_LEN))) {
+            return GRO_IP_CSUM;
+        }
+        h->ip_version = 4;
+        h->l4_ofs = ETH_HEADER_LEN + IP_HEADER_LEN;
+    } else if (eth->eth_type == htons(ETH_TYPE_IPV6)) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = gro_ip6(p);
+
+        if (size < ETH_HEADER_LEN + IPV6_HEADER_LEN + TCP_HEADER_LEN
+            || IP_VER(ip6->ip6_vfc) != 6) {
+            return GRO_OK;
+        }
+        if (ip6->ip6_nxt != IPPROTO_TCP) {
+            /* A TCP segment behind extension headers is not taken. */
+            *is_tcp = (ip6->ip6_nxt == IPPROTO_HOPOPTS
+                       || ip6->ip6_nxt == IPPROTO_ROUTING
+                       || ip6->ip6_nxt == IPPROTO_DSTOPTS
+                       || ip6->ip6_nxt == IPPROTO_FRAGMENT);
+            return *is_tcp ? GRO_IP_OPTIONS : GRO_OK;
+        }
+        *is_tcp = true;
+        if (dp_packet_get_tso_segsz(p)) {
+            return GRO_TSO;
+        } else if (ntohs(ip6->ip6_plen) != l3_len - IPV6_HEADER_LEN) {
+            return GRO_IP_LEN;
+        }
+        h->ip_version = 6;
+        h->l4_ofs = ETH_HEADER_LEN + IPV6_HEADER_LEN;
+    } else {
+        return GRO_OK;
+    }
+
+    tcp = gro_tcp(p, h);
+    tcp_len = TCP_OFFSET(tcp->tcp_ctl) * 4;
+    if (tcp_len < TCP_HEADER_LEN || h->l4_ofs + tcp_len > size) {
+        return GRO_TCP_HDR;
+    }
+    h->hdr_len = h->l4_ofs + tcp_len;
+    h->payload_len = size - h->hdr_len;
+    return GRO_OK;
+}
+
+/* Returns true if the TCP checksum of segment 'p' is valid: the receiving
+ * device or kernel said so, or left it to be completed (a packet that a
+ * local sender wrote, whose integrity it vouches for), or it adds up. */
+static bool
+gro_tcp_csum_ok(const struct dp_packet *p, const struct gro_hdrs *h)
+{
+    const char *l4 = (const char *) dp_packet_data(p) + h->l4_ofs;
+    uint32_t l4_len = dp_packet_size(p) - h->l4_ofs;
+    uint32_t partial;
+
+    if (dp_packet_l4_checksum_valid(p)) {
+        return true;
+    } else if (dp_packet_l4_checksum_bad(p)) {
+        return false;
+    }
+    partial = (h->ip_version == 4
+               ? packet_csum_pseudoheader_l4len(gro_ip(p), l4_len)
+               : packet_csum_pseudoheader6_l4len(gro_ip6(p), IPPROTO_TCP,
+                                                 l4_len));
+    return !csum_finish(csum_continue(partial, l4, l4_len));
+}
+
+/* Two segments are of the same flow if they have the same Ethernet header,
+ * IP version, addresses, flow label and ports. */
+static bool
+gro_same_flow(const struct dp_packet *a, const struct gro_hdrs *ha,
+              const struct dp_packet *b, const struct gro_hdrs *hb)
+{
+    const struct tcp_header *ta = gro_tcp(a, ha), *tb = gro_tcp(b, hb);
+
+    if (ha->ip_version != hb->ip_version
+        || ta->tcp_src != tb->tcp_src || ta->tcp_dst != tb->tcp_dst
+        || memcmp(dp_packet_data(a), dp_packet_data(b), ETH_HEADER_LEN)) {
+        return false;
+    }
+    if (ha->ip_version == 4) {
+        const struct ip_header *ia = gro_ip(a), *ib = gro_ip(b);
+
+        return (get_16aligned_be32(&ia->ip_src)
+                == get_16aligned_be32(&ib->ip_src)
+                && get_16aligned_be32(&ia->ip_dst)
+                == get_16aligned_be32(&ib->ip_dst));
+    } else {
+        const struct ovs_16aligned_ip6_hdr *ia = gro_ip6(a), *ib = gro_ip6(b);
+        ovs_be32 fa = get_16aligned_be32(&ia->ip6_flow);
+        ovs_be32 fb = get_16aligned_be32(&ib->ip6_flow);
+
+        return (!((fa ^ fb) & htonl(IPV6_LABEL_MASK))
+                && !memcmp(&ia->ip6_src, &ib->ip6_src, sizeof ia->ip6_src)
+                && !memcmp(&ia->ip6_dst, &ib->ip6_dst, sizeof ia->ip6_dst));
+    }
+}
+
+/* Returns the rule that keeps segment 'p' (headers 'h', of the same flow)
+ * out of 'flow''s packet 'held', or GRO_OK if it may join it, as
+ * tcp_gro_receive() and the IP layers under it decide.  Sets '*fixed_id'
+ * to whether the flow's IPv4 IDs stay the same. */
+static enum gro_reason
+gro_mismatch(const struct gro_flow *flow, const struct dp_packet *held,
+             const struct dp_packet *p, const struct gro_hdrs *h,
+             uint32_t max_size, bool *fixed_id)
+{
+    const struct tcp_header *t0 = gro_tcp(held, &flow->hdrs);
+    const struct tcp_header *t = gro_tcp(p, h);
+    uint16_t flags = TCP_FLAGS(t->tcp_ctl);
+    uint16_t flags0 = TCP_FLAGS(t0->tcp_ctl);
+
+    *fixed_id = flow->fixed_id;
+    if (flow->hdrs.ip_version == 4) {
+        const struct ip_header *i0 = gro_ip(held), *i = gro_ip(p);
+        uint16_t id_ofs = ntohs(i->ip_id) - ntohs(i0->ip_id);
+        bool df = i->ip_frag_off & htons(IP_DONT_FRAGMENT);
+
+        if (i->ip_tos != i0->ip_tos) {
+            return GRO_TOS;
+        } else if (i->ip_ttl != i0->ip_ttl) {
+            return GRO_TTL;
+        } else if ((i->ip_frag_off ^ i0->ip_frag_off)
+                   & htons(IP_DONT_FRAGMENT)) {
+            return GRO_DF;
+        }
+        /* The second segment decides whether the IDs stay the same. */
+        if (flow->n_segs == 1 && df && !id_ofs) {
+            *fixed_id = true;
+        }
+        if (id_ofs != (*fixed_id ? 0 : (uint16_t) flow->n_segs)) {
+            return GRO_IP_ID;
+        }
+    } else {
+        const struct ovs_16aligned_ip6_hdr *i0 = gro_ip6(held);
+        const struct ovs_16aligned_ip6_hdr *i = gro_ip6(p);
+        ovs_be32 diff = (get_16aligned_be32(&i->ip6_flow)
+                         ^ get_16aligned_be32(&i0->ip6_flow));
+
+        if (diff & htonl(0x0ff00000)) {
+            return GRO_TOS;
+        } else if (i->ip6_hlim != i0->ip6_hlim) {
+            return GRO_TTL;
+        }
+    }
+
+    if (flags & TCP_CWR || (flags ^ flags0) & ~(TCP_FIN | TCP_PSH | TCP_CWR)) {
+        return GRO_FLAGS;
+    } else if (get_16aligned_be32(&t->tcp_ack)
+               != get_16aligned_be32(&t0->tcp_ack)) {
+        return GRO_ACK;
+    } else if (TCP_OFFSET(t->tcp_ctl) != TCP_OFFSET(t0->tcp_ctl)
+               || t->tcp_winsz != t0->tcp_winsz) {
+        return GRO_TCP_WORD;
+    } else if (memcmp(t + 1, t0 + 1,
+                      h->hdr_len - h->l4_ofs - TCP_HEADER_LEN)) {
+        return GRO_TCP_OPTS;
+    } else if (ntohl(get_16aligned_be32(&t->tcp_seq)) != flow->next_seq) {
+        return GRO_SEQ;
+    } else if (h->payload_len > flow->mss) {
+        return GRO_MSS;
+    } else if (dp_packet_size(held) + h->payload_len > max_size
+               || flow->n_segs >= GSO_MAX_SEGS) {
+        return GRO_FULL;
+    }
+    return GRO_OK;
+}
+
+/* Moves segment 'seg', the first of a packet, into a buffer of the pool
+ * with room for the whole coalesced packet, and returns the copy. */
+static struct dp_packet *
+gro_start_copy(struct netdev_gro *gro, struct dp_packet *seg)
+{
+    struct dp_packet *p = dp_packet_pool_get(gro->pool, NETDEV_GRO_HEADROOM);
+
+    dp_packet_put(p, dp_packet_data(seg), dp_packet_size(seg));
+    p->offloads = seg->offloads;
+    if (dp_packet_rss_valid(seg)) {
+        dp_packet_set_rss_hash(p, dp_packet_get_rss_hash(seg));
+    }
+    dp_packet_delete(seg);
+    return p;
+}
+
+/* Appends the payload of segment 'p' to 'flow''s packet, and frees 'p'. */
+static void
+gro_merge(struct netdev_gro *gro, struct gro_flow *flow, struct dp_packet *p,
+          const struct gro_hdrs *h)
+{
+    struct dp_packet *held = gro->queue[flow->slot];
+    uint16_t flags = TCP_FLAGS(gro_tcp(p, h)->tcp_ctl);
+
+    if (!flow->own_buffer) {
+        held = gro->queue[flow->slot] = gro_start_copy(gro, held);
+        flow->own_buffer = true;
+    }
+    dp_packet_put(held, (const char *) dp_packet_data(p) + h->hdr_len,
+                  h->payload_len);
+
+    /* PSH and FIN of a segment go to the packet (and end it). */
+    gro_tcp(held, &flow->hdrs)->tcp_ctl |= htons(flags & (TCP_FIN | TCP_PSH));
+
+    flow->n_segs++;
+    flow->next_seq += h->payload_len;
+    dp_packet_delete(p);
+}
+
+/* Makes the packet of open flow 'idx' final (the lengths and checksums of
+ * a coalesced packet, its TSO segment size) and closes the flow. */
+static void
+gro_close(struct netdev_gro *gro, size_t idx)
+{
+    struct gro_flow *flow = &gro->flows[idx];
+    struct dp_packet *p = gro->queue[flow->slot];
+
+    if (flow->n_segs > 1) {
+        uint32_t l3_len = dp_packet_size(p) - ETH_HEADER_LEN;
+
+        if (flow->hdrs.ip_version == 4) {
+            struct ip_header *ip = gro_ip(p);
+
+            ip->ip_tot_len = htons(l3_len <= UINT16_MAX ? l3_len : 0);
+            ip->ip_csum = 0;
+            ip->ip_csum = csum(ip, IP_HEADER_LEN);
+            dp_packet_ip_checksum_set_good(p);
+        } else {
+            uint32_t plen = l3_len - IPV6_HEADER_LEN;
+
+            gro_ip6(p)->ip6_plen = htons(plen <= UINT16_MAX ? plen : 0);
+        }
+        dp_packet_l4_proto_set_tcp(p);
+        dp_packet_l4_checksum_set_partial(p);
+        dp_packet_set_tso_segsz(p, flow->mss);
+
+        COVERAGE_INC(netdev_gro_coalesced);
+        gro->n_packets++;
+        gro->n_segments += flow->n_segs;
+    }
+    gro->flows[idx] = gro->flows[--gro->n_flows];
+}
+
+/* Closes every open flow.  Their packets stay queued, in order. */
+void
+netdev_gro_flush(struct netdev_gro *gro)
+{
+    while (gro->n_flows) {
+        gro_close(gro, gro->n_flows - 1);
+    }
+}
+
+/* Takes in received packet 'p': merges it into the packet of its flow,
+ * opens a flow with it, or queues it as it is.  'max_size' is the largest
+ * coalesced frame (gro-max-size), from the Ethernet header on.  The queue
+ * must have room for 'p' (see netdev_gro_n_pending()). */
+void
+netdev_gro_receive(struct netdev_gro *gro, struct dp_packet *p,
+                   uint32_t max_size)
+{
+    enum gro_reason reason;
+    const struct tcp_header *tcp;
+    struct gro_hdrs h;
+    uint16_t flags;
+    bool is_tcp;
+    size_t i;
+
+    ovs_assert(gro->n_queue < GRO_MAX_QUEUE);
+
+    reason = gro_parse(p, &h, &is_tcp);
+    if (!is_tcp) {
+        goto queue;
+    } else if (reason) {
+        /* Its flow cannot be told without the headers that GRO does not
+         * parse: close them all, so that no packet overtakes it. */
+        gro_refuse(reason);
+        netdev_gro_flush(gro);
+        goto queue;
+    }
+
+    for (i = 0; i < gro->n_flows; i++) {
+        const struct gro_flow *f = &gro->flows[i];
+
+        if (gro_same_flow(gro->queue[f->slot], &f->hdrs, p, &h)) {
+            break;
+        }
+    }
+
+    tcp = gro_tcp(p, &h);
+    flags = TCP_FLAGS(tcp->tcp_ctl);
+    if (!gro_tcp_csum_ok(p, &h)) {
+        reason = GRO_TCP_CSUM;
+    } else if (flags & (TCP_SYN | TCP_RST | TCP_URG)) {
+        reason = GRO_FLAGS;
+    } else if (!h.payload_len) {
+        reason = GRO_NO_PAYLOAD;
+    } else if (i < gro->n_flows) {
+        struct gro_flow *flow = &gro->flows[i];
+        bool fixed_id;
+
+        reason = gro_mismatch(flow, gro->queue[flow->slot], p, &h, max_size,
+                              &fixed_id);
+        if (!reason) {
+            flow->fixed_id = fixed_id;
+            gro_merge(gro, flow, p, &h);
+            if (flags & (TCP_FIN | TCP_PSH) || h.payload_len < flow->mss) {
+                gro_close(gro, i);
+            }
+            return;
+        }
+        /* The flow's packet is complete, and 'p' may start the next. */
+        gro_refuse(reason);
+        reason = GRO_OK;
+        gro_close(gro, i);
+        i = gro->n_flows;
+    }
+
+    if (reason) {
+        /* 'p' goes on as it is, after its flow's packet. */
+        gro_refuse(reason);
+        if (i < gro->n_flows) {
+            gro_close(gro, i);
+        }
+    } else if (!(flags & (TCP_FIN | TCP_PSH))
+               && h.hdr_len + 2 * h.payload_len <= max_size) {
+        struct gro_flow *flow;
+
+        if (gro->n_flows >= GRO_MAX_FLOWS) {
+            gro_refuse(GRO_FLOWS);
+            gro_close(gro, 0);
+        }
+        flow = &gro->flows[gro->n_flows++];
+        flow->slot = gro->n_queue;
+        flow->hdrs = h;
+        flow->next_seq = (ntohl(get_16aligned_be32(&tcp->tcp_seq))
+                          + h.payload_len);
+        flow->n_segs = 1;
+        flow->mss = h.payload_len;
+        flow->fixed_id = false;
+        flow->own_buffer = false;
+    }
+
+queue:
+    gro->queue[gro->n_queue++] = p;
+}
+
+/* Returns the number of packets that 'gro' holds for netdev_gro_pop(). */
+size_t
+netdev_gro_n_pending(const struct netdev_gro *gro)
+{
+    return gro->n_queue;
+}
+
+/* Moves the first queued packets of 'gro', after netdev_gro_flush(), to
+ * 'batch' (which must be empty), as many as it takes.  Returns how many. */
+size_t
+netdev_gro_pop(struct netdev_gro *gro, struct dp_packet_batch *batch)
+{
+    size_t n = MIN(gro->n_queue, dp_packet_batch_capacity(batch));
+
+    ovs_assert(!gro->n_flows);
+    for (size_t i = 0; i < n; i++) {
+        dp_packet_batch_add(batch, gro->queue[i]);
+    }
+    gro->n_queue -= n;
+    memmove(gro->queue, gro->queue + n, gro->n_queue * sizeof *gro->queue);
+    return n;
+}
+
+/* Stores in '*packets' and '*segments' the coalesced packets that 'gro'
+ * made, and the segments in them, since the last call. */
+void
+netdev_gro_take_counts(struct netdev_gro *gro, uint64_t *packets,
+                       uint64_t *segments)
+{
+    *packets = gro->n_packets;
+    *segments = gro->n_segments;
+    gro->n_packets = gro->n_segments = 0;
+}
+
+/* Receives packets from 'rx' into 'batch', as netdev_rxq_recv(), with GRO
+ * up to the port's gro-max-size: while the port has packets, and the
+ * coalesced packets fit in a batch, receives again, up to
+ * NETDEV_GRO_MAX_PACKETS packets (a provider delivers up to a batch at a
+ * time, netdev-dummy one packet).  Queued packets of an earlier call go
+ * first, without a receive.  Call only if netdev_gro_rxq_active(). */
+int
+netdev_gro_rxq_recv(struct netdev_rxq *rx, struct dp_packet_batch *batch,
+                    int *qfill)
+{
+    const struct netdev_class *class = rx->netdev->netdev_class;
+    struct netdev_gro_config *cfg = &rx->netdev->gro;
+    struct netdev_gro *gro = rx->gro;
+    uint64_t packets, segments, orig;
+    uint32_t max_size;
+    int error = 0;
+
+    if (!gro || !gro->n_queue) {
+        atomic_read_relaxed(&cfg->max_size, &max_size);
+        if (!max_size) {
+            return class->rxq_recv(rx, batch, qfill);
+        }
+        if (!gro) {
+            gro = rx->gro = netdev_gro_create();
+        }
+        size_t n_received = 0;
+
+        while (n_received < NETDEV_GRO_MAX_PACKETS) {
+            struct dp_packet_batch in;
+            struct dp_packet *p;
+
+            dp_packet_batch_init(&in);
+            error = class->rxq_recv(rx, &in, qfill);
+            if (error) {
+                break;
+            }
+            DP_PACKET_BATCH_FOR_EACH (i, p, &in) {
+                netdev_gro_receive(gro, p, max_size);
+            }
+            n_received += dp_packet_batch_size(&in);
+            if (gro->n_queue >= NETDEV_MAX_BURST) {
+                break;
+            }
+        }
+        netdev_gro_flush(gro);
+        netdev_gro_take_counts(gro, &packets, &segments);
+        if (packets) {
+            atomic_add_relaxed(&cfg->n_packets, packets, &orig);
+            atomic_add_relaxed(&cfg->n_segments, segments, &orig);
+        }
+        if (!gro->n_queue) {
+            return error ? error : EAGAIN;
+        }
+    }
+    netdev_gro_pop(gro, batch);
+    return 0;
+}
+
+/* Returns true if netdev_rxq_recv() must go through netdev_gro_rxq_recv()
+ * for 'rx': GRO is on, or packets are still queued. */
+bool
+netdev_gro_rxq_active(const struct netdev_rxq *rx)
+{
+    struct netdev_gro_config *cfg = &rx->netdev->gro;
+    uint32_t max_size;
+
+    atomic_read_relaxed(&cfg->max_size, &max_size);
+    return max_size || netdev_gro_rxq_has_pending(rx);
+}
+
+/* Returns true if 'rx' has received packets queued for the next
+ * netdev_rxq_recv(). */
+bool
+netdev_gro_rxq_has_pending(const struct netdev_rxq *rx)
+{
+    return rx->gro && rx->gro->n_queue;
+}
+
+void
+netdev_gro_config_init(struct netdev_gro_config *cfg)
+{
+    atomic_init(&cfg->max_size, 0);
+    cfg->error = NULL;
+    atomic_init(&cfg->n_packets, 0);
+    atomic_init(&cfg->n_segments, 0);
+}
+
+void
+netdev_gro_config_destroy(struct netdev_gro_config *cfg)
+{
+    free(cfg->error);
+    cfg->error = NULL;
+}
+
+/* Applies Interface option "gro-max-size" in 'args' to 'netdev', and
+ * removes it from 'args' for the netdev provider.  0 or no option is GRO
+ * off.  An invalid value is ignored, as if it were absent, and logged; the
+ * explanation is available from netdev_gro_get_error() until the options
+ * change. */
+void
+netdev_gro_set_config(struct netdev *netdev, struct smap *args)
+{
+    struct netdev_gro_config *cfg = &netdev->gro;
+    const char *s = smap_get(args, "gro-max-size");
+    uint32_t old_size, size = 0;
+    unsigned int n;
+
+    free(cfg->error);
+    cfg->error = NULL;
+    if (s) {
+        if (str_to_uint(s, 10, &n)
+            && (!n || (n >= NETDEV_TSO_MIN_USER_SIZE && n <= GSO_MAX_SIZE))) {
+            size = n;
+        } else {
+            cfg->error = xasprintf("%s: invalid gro-max-size \"%s\" "
+                                   "(expected 0, or an integer from %d to "
+                                   "%d), ignored", netdev_get_name(netdev),
+                                   s, NETDEV_TSO_MIN_USER_SIZE, GSO_MAX_SIZE);
+            VLOG_WARN("%s", cfg->error);
+        }
+        smap_remove(args, "gro-max-size");
+    }
+
+    atomic_read_relaxed(&cfg->max_size, &old_size);
+    if (size != old_size) {
+        atomic_store_relaxed(&cfg->max_size, size);
+        if (size) {
+            VLOG_INFO("%s: GRO up to %"PRIu32" bytes",
+                      netdev_get_name(netdev), size);
+        } else {
+            VLOG_INFO("%s: GRO off", netdev_get_name(netdev));
+        }
+        netdev_change_seq_changed(netdev);
+    }
+}
+
+/* Returns why option gro-max-size of 'netdev' was ignored, or NULL. */
+const char *
+netdev_gro_get_error(const struct netdev *netdev)
+{
+    return netdev->gro.error;
+}
+
+static uint32_t
+gro_max_size(const struct netdev *netdev)
+{
+    uint32_t size;
+
+    atomic_read_relaxed(&CONST_CAST(struct netdev *, netdev)->gro.max_size,
+                        &size);
+    return size;
+}
+
+static void
+gro_read_counts(const struct netdev *netdev, uint64_t *packets,
+                uint64_t *segments)
+{
+    struct netdev_gro_config *cfg = &CONST_CAST(struct netdev *,
+                                                netdev)->gro;
+
+    atomic_read_relaxed(&cfg->n_packets, packets);
+    atomic_read_relaxed(&cfg->n_segments, segments);
+}
+
+/* Adds the GRO limit of 'netdev' to 'smap', its Interface status, if GRO
+ * is on. */
+void
+netdev_gro_get_status(const struct netdev *netdev, struct smap *smap)
+{
+    uint32_t size = gro_max_size(netdev);
+
+    if (size) {
+        smap_add_format(smap, "gro_max_size", "%"PRIu32, size);
+    }
+}
+
+static void
+gro_append_counter(struct netdev_custom_stats *stats, const char *name,
+                   uint64_t value)
+{
+    struct netdev_custom_counter *c;
+
+    stats->counters = xrealloc(stats->counters,
+                               (stats->size + 1) * sizeof *stats->counters);
+    c = &stats->counters[stats->size++];
+    ovs_strlcpy(c->name, name, sizeof c->name);
+    c->value = value;
+}
+
+/* Appends the GRO counters of 'netdev' to 'stats', its Interface
+ * statistics, if GRO is on or has coalesced packets. */
+void
+netdev_gro_append_custom_stats(const struct netdev *netdev,
+                               struct netdev_custom_stats *stats)
+{
+    uint64_t packets, segments;
+
+    gro_read_counts(netdev, &packets, &segments);
+    if (gro_max_size(netdev) || packets) {
+        gro_append_counter(stats, "rx_gro_packets", packets);
+        gro_append_counter(stats, "rx_gro_segments", segments);
+    }
+}
+
+static int
+gro_compare_netdevs(const void *a_, const void *b_)
+{
+    const struct netdev *const *a = a_;
+    const struct netdev *const *b = b_;
+
+    return strcmp(netdev_get_name(*a), netdev_get_name(*b));
+}
+
+/* "netdev-gro/show [PORT]": the GRO limit and counters of every port, or
+ * of PORT. */
+static void
+netdev_gro_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *aux OVS_UNUSED)
+{
+    bool json = (unixctl_command_get_output_format(conn)
+                 == UNIXCTL_OUTPUT_FMT_JSON);
+    struct json *ports = json_object_create();
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct netdev **netdevs;
+    size_t n, n_shown = 0;
+
+    netdevs = netdev_get_all(&n);
+    qsort(netdevs, n, sizeof *netdevs, gro_compare_netdevs);
+    for (size_t i = 0; i < n; i++) {
+        const struct netdev *netdev = netdevs[i];
+        uint32_t size = gro_max_size(netdev);
+        uint64_t packets, segments;
+
+        if (argc > 1 && strcmp(argv[1], netdev_get_name(netdev))) {
+            continue;
+        }
+        n_shown++;
+        gro_read_counts(netdev, &packets, &segments);
+        if (json) {
+            struct json *port = json_object_create();
+
+            json_object_put_string(port, "type", netdev_get_type(netdev));
+            json_object_put(port, "gro_max_size", json_integer_create(size));
+            json_object_put(port, "rx_gro_packets",
+                            json_integer_create(packets));
+            json_object_put(port, "rx_gro_segments",
+                            json_integer_create(segments));
+            json_object_put(ports, netdev_get_name(netdev), port);
+        } else {
+            ds_put_format(&s, "%s (%s): ", netdev_get_name(netdev),
+                          netdev_get_type(netdev));
+            if (size) {
+                ds_put_format(&s, "gro-max-size=%"PRIu32, size);
+            } else {
+                ds_put_cstr(&s, "GRO off");
+            }
+            if (size || packets) {
+                ds_put_format(&s, " rx_gro_packets=%"PRIu64
+                              " rx_gro_segments=%"PRIu64, packets, segments);
+            }
+            ds_put_char(&s, '\n');
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        netdev_close(netdevs[i]);
+    }
+    free(netdevs);
+
+    if (argc > 1 && !n_shown) {
+        unixctl_command_reply_error(conn, "no such port");
+        json_destroy(ports);
+    } else if (json) {
+        unixctl_command_reply_json(conn, ports);
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&s));
+        json_destroy(ports);
+    }
+    ds_destroy(&s);
+}
+
+void
+netdev_gro_register_commands(void)
+{
+    unixctl_command_register("netdev-gro/show", "[port]", 0, 1,
+                             netdev_gro_show, NULL);
+}
