@@ -21,11 +21,15 @@ Writes DIR/fuzz-bigtcp-rx/ (a virtio-net header and a frame: every case of
 bigtcp-malformed.py, valid TSO packets, and one IPv6 BIG TCP packet with
 its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, 30
 with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
-(Interface options, one KEY=VALUE a line) and DIR/fuzz-bigtcp-dp-attrs/
-(the attributes of datapath replies, with the ovs-bigtcp ones).  The files in
+(Interface options, one KEY=VALUE a line), DIR/fuzz-bigtcp-dp-attrs/
+(the attributes of datapath replies, with the ovs-bigtcp ones) and
+DIR/fuzz-bigtcp-gro/ (streams of TCP segments from bigtcp-gro.py, see
+tests/fuzz-bigtcp-gro.c).  The files in
 tests/fuzz-corpus/ were written by it; run it again after changing it."""
 
+import contextlib
 import importlib.util
+import io
 import os
 import struct
 import sys
@@ -169,6 +173,54 @@ def dp_attrs_seeds():
     }
 
 
+def load_gro():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "bigtcp-gro.py")
+    spec = importlib.util.spec_from_file_location("gro", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def gro_seeds():
+    """Inputs of fuzz-bigtcp-gro: checksum marks, a gro-max-size selector,
+    then frames, each behind its 2-byte length."""
+    g = load_gro()
+
+    def stream(marks, size_sel, frames):
+        return bytes([marks, size_sel]) + b"".join(
+            struct.pack("!H", len(f)) + f for f in frames)
+
+    def flow(ip6=False, count=8, mss=1000, mods=None, **kw):
+        return g.gen_flow(ip6, count, mss, mods or {}, **kw)
+
+    seeds = {
+        "ipv4-8": stream(0, 31, flow()),
+        "ipv6-8": stream(2, 31, flow(ip6=True)),
+        "ipv4-ts-good-csum": stream(5, 31, flow(ts=True)),
+        "ipv4-fixed-id": stream(0, 31, flow(fixed_id=True)),
+        "ipv4-full": stream(0, 0, flow(count=6)),
+        "ipv4-psh": stream(0, 31, flow(mods={3: {"flags": "AP"}})),
+        "ipv4-runt": stream(0, 31, flow(count=2, mss=100,
+                                        mods={1: {"len": "1",
+                                                  "pad": "5"}})),
+        "ipv4-bad-pad": stream(0, 31, flow(count=2, mss=100,
+                                           mods={1: {"len": "1", "pad": "5",
+                                                     "padbyte": "1"}})),
+        "ipv6-hbh": stream(0, 31, flow(ip6=True, mods={2: {"hbh": "1"}})),
+        "ipv4-bad-csum": stream(0, 31, flow(mods={2: {"csum": "bad"}})),
+        "ipv4-marked-bad": stream(3, 31, flow()),
+        "ipv4-seq-gap": stream(0, 31, flow(mods={4: {"seq": "1000"}})),
+    }
+    for seed in (1, 2, 3):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            g.cmd_random(type("A", (), {"seed": seed})())
+        frames = [bytes.fromhex(x) for x in out.getvalue().split()]
+        seeds["random-%d" % seed] = stream(0, 31, frames[:40])
+    return seeds
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write(__doc__)
@@ -178,7 +230,8 @@ def main():
     for target, seeds in (("fuzz-bigtcp-rx", rx_seeds(m)),
                           ("fuzz-bigtcp-reseg", reseg_seeds()),
                           ("fuzz-bigtcp-tso-limits", limits_seeds()),
-                          ("fuzz-bigtcp-dp-attrs", dp_attrs_seeds())):
+                          ("fuzz-bigtcp-dp-attrs", dp_attrs_seeds()),
+                          ("fuzz-bigtcp-gro", gro_seeds())):
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)
         for name, data in seeds.items():

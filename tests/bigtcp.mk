@@ -26,7 +26,8 @@ BIGTCP_FUZZ_TARGETS = \
 	tests/fuzz-bigtcp-rx \
 	tests/fuzz-bigtcp-reseg \
 	tests/fuzz-bigtcp-tso-limits \
-	tests/fuzz-bigtcp-dp-attrs
+	tests/fuzz-bigtcp-dp-attrs \
+	tests/fuzz-bigtcp-gro
 EXTRA_PROGRAMS += $(BIGTCP_FUZZ_TARGETS)
 bigtcp-fuzz-targets: $(BUILT_SOURCES)
 	$(MAKE) $(AM_MAKEFLAGS) $(BIGTCP_FUZZ_TARGETS)
@@ -52,3 +53,7 @@ tests_fuzz_bigtcp_tso_limits_LDFLAGS = $(LIB_FUZZING_ENGINE)
 tests_fuzz_bigtcp_dp_attrs_SOURCES = tests/fuzz-bigtcp-dp-attrs.c
 tests_fuzz_bigtcp_dp_attrs_LDADD = lib/libopenvswitch.la
 tests_fuzz_bigtcp_dp_attrs_LDFLAGS = $(LIB_FUZZING_ENGINE)
+
+tests_fuzz_bigtcp_gro_SOURCES = tests/fuzz-bigtcp-gro.c
+tests_fuzz_bigtcp_gro_LDADD = lib/libopenvswitch.la
+tests_fuzz_bigtcp_gro_LDFLAGS = $(LIB_FUZZING_ENGINE)
