@@ -782,19 +782,6 @@ netdev_gro_get_status(const struct netdev *netdev, struct smap *smap)
     }
 }
 
-static void
-gro_append_counter(struct netdev_custom_stats *stats, const char *name,
-                   uint64_t value)
-{
-    struct netdev_custom_counter *c;
-
-    stats->counters = xrealloc(stats->counters,
-                               (stats->size + 1) * sizeof *stats->counters);
-    c = &stats->counters[stats->size++];
-    ovs_strlcpy(c->name, name, sizeof c->name);
-    c->value = value;
-}
-
 /* Appends the GRO counters of 'netdev' to 'stats', its Interface
  * statistics, if GRO is on or has coalesced packets. */
 void
@@ -805,18 +792,36 @@ netdev_gro_append_custom_stats(const struct netdev *netdev,
 
     gro_read_counts(netdev, &packets, &segments);
     if (gro_max_size(netdev) || packets) {
-        gro_append_counter(stats, "rx_gro_packets", packets);
-        gro_append_counter(stats, "rx_gro_segments", segments);
+        netdev_custom_stats_append(stats, "rx_gro_packets", packets);
+        netdev_custom_stats_append(stats, "rx_gro_segments", segments);
     }
 }
 
-static int
-gro_compare_netdevs(const void *a_, const void *b_)
+/* netdev-gro/show's line, or JSON members, for 'netdev'. */
+static void
+format_gro(const struct netdev *netdev, struct json *port, struct ds *s)
 {
-    const struct netdev *const *a = a_;
-    const struct netdev *const *b = b_;
+    uint32_t size = gro_max_size(netdev);
+    uint64_t packets, segments;
 
-    return strcmp(netdev_get_name(*a), netdev_get_name(*b));
+    gro_read_counts(netdev, &packets, &segments);
+    if (port) {
+        json_object_put(port, "gro_max_size", json_integer_create(size));
+        json_object_put(port, "rx_gro_packets", json_integer_create(packets));
+        json_object_put(port, "rx_gro_segments",
+                        json_integer_create(segments));
+        return;
+    }
+    if (size) {
+        ds_put_format(s, " gro-max-size=%"PRIu32, size);
+    } else {
+        ds_put_cstr(s, " GRO off");
+    }
+    if (size || packets) {
+        ds_put_format(s, " rx_gro_packets=%"PRIu64" rx_gro_segments=%"PRIu64,
+                      packets, segments);
+    }
+    ds_put_char(s, '\n');
 }
 
 /* "netdev-gro/show [PORT]": the GRO limit and counters of every port, or
@@ -825,65 +830,7 @@ static void
 netdev_gro_show(struct unixctl_conn *conn, int argc, const char *argv[],
                 void *aux OVS_UNUSED)
 {
-    bool json = (unixctl_command_get_output_format(conn)
-                 == UNIXCTL_OUTPUT_FMT_JSON);
-    struct json *ports = json_object_create();
-    struct ds s = DS_EMPTY_INITIALIZER;
-    struct netdev **netdevs;
-    size_t n, n_shown = 0;
-
-    netdevs = netdev_get_all(&n);
-    qsort(netdevs, n, sizeof *netdevs, gro_compare_netdevs);
-    for (size_t i = 0; i < n; i++) {
-        const struct netdev *netdev = netdevs[i];
-        uint32_t size = gro_max_size(netdev);
-        uint64_t packets, segments;
-
-        if (argc > 1 && strcmp(argv[1], netdev_get_name(netdev))) {
-            continue;
-        }
-        n_shown++;
-        gro_read_counts(netdev, &packets, &segments);
-        if (json) {
-            struct json *port = json_object_create();
-
-            json_object_put_string(port, "type", netdev_get_type(netdev));
-            json_object_put(port, "gro_max_size", json_integer_create(size));
-            json_object_put(port, "rx_gro_packets",
-                            json_integer_create(packets));
-            json_object_put(port, "rx_gro_segments",
-                            json_integer_create(segments));
-            json_object_put(ports, netdev_get_name(netdev), port);
-        } else {
-            ds_put_format(&s, "%s (%s): ", netdev_get_name(netdev),
-                          netdev_get_type(netdev));
-            if (size) {
-                ds_put_format(&s, "gro-max-size=%"PRIu32, size);
-            } else {
-                ds_put_cstr(&s, "GRO off");
-            }
-            if (size || packets) {
-                ds_put_format(&s, " rx_gro_packets=%"PRIu64
-                              " rx_gro_segments=%"PRIu64, packets, segments);
-            }
-            ds_put_char(&s, '\n');
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        netdev_close(netdevs[i]);
-    }
-    free(netdevs);
-
-    if (argc > 1 && !n_shown) {
-        unixctl_command_reply_error(conn, "no such port");
-        json_destroy(ports);
-    } else if (json) {
-        unixctl_command_reply_json(conn, ports);
-    } else {
-        unixctl_command_reply(conn, ds_cstr(&s));
-        json_destroy(ports);
-    }
-    ds_destroy(&s);
+    netdev_show_ports(conn, argc, argv, format_gro);
 }
 
 void

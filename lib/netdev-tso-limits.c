@@ -240,9 +240,10 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
 #define RESEG_PACKETS_NAME "tso_reseg_packets"
 #define SEGMENTED_NAME "tso_segmented"
 
-static void
-append_counter(struct netdev_custom_stats *stats, const char *name,
-               uint64_t value)
+/* Appends counter 'name' with 'value' to 'stats'. */
+void
+netdev_custom_stats_append(struct netdev_custom_stats *stats,
+                           const char *name, uint64_t value)
 {
     struct netdev_custom_counter *counter;
 
@@ -274,9 +275,9 @@ netdev_tso_limits_append_counters(struct netdev_custom_stats *stats,
                                   uint64_t resegmented,
                                   uint64_t reseg_packets, uint64_t segmented)
 {
-    append_counter(stats, RESEGMENTED_NAME, resegmented);
-    append_counter(stats, RESEG_PACKETS_NAME, reseg_packets);
-    append_counter(stats, SEGMENTED_NAME, segmented);
+    netdev_custom_stats_append(stats, RESEGMENTED_NAME, resegmented);
+    netdev_custom_stats_append(stats, RESEG_PACKETS_NAME, reseg_packets);
+    netdev_custom_stats_append(stats, SEGMENTED_NAME, segmented);
 }
 
 /* Appends the counters of TSO packets over the limits of 'netdev' to
@@ -298,8 +299,8 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
 
     netdev_tso_limits_append_counters(stats, c.resegmented, c.reseg_packets,
                                       c.segmented);
-    append_counter(stats, "tso_tx_fallback", c.tx_fallback);
-    append_counter(stats, "tso_tx_fallback_packets", c.tx_fallback_packets);
+    netdev_custom_stats_append(stats, "tso_tx_fallback", c.tx_fallback);
+    netdev_custom_stats_append(stats, "tso_tx_fallback_packets", c.tx_fallback_packets);
 }
 
 /* If 'stats' holds the counters of TSO packets over the port's limits,
@@ -333,10 +334,13 @@ compare_netdevs(const void *a_, const void *b_)
     return strcmp(netdev_get_name(*a), netdev_get_name(*b));
 }
 
-/* "netdev-tso/show [PORT]": the TSO limits of every port, or of PORT. */
-static void
-netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
-                void *aux OVS_UNUSED)
+/* Replies to the "show" command 'conn' ("COMMAND [PORT]", 'argc' and
+ * 'argv'): for every port, or PORT, in name order, 'format' adds the port
+ * to 'port' (JSON output: a member of the reply, named after the port) or
+ * to 's' (text).  For netdev-tso/show and netdev-gro/show. */
+void
+netdev_show_ports(struct unixctl_conn *conn, int argc, const char *argv[],
+                  netdev_show_port_func *format)
 {
     bool json = (unixctl_command_get_output_format(conn)
                  == UNIXCTL_OUTPUT_FMT_JSON);
@@ -349,86 +353,21 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
     qsort(netdevs, n, sizeof *netdevs, compare_netdevs);
     for (size_t i = 0; i < n; i++) {
         const struct netdev *netdev = netdevs[i];
-        const struct netdev_tso_limits *l = &netdev->tso_limits;
-        bool tso = (userspace_tso_enabled()
-                    && netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO);
-        uint32_t size, ipv4_size, segs;
-        struct tso_counters c;
 
         if (argc > 1 && strcmp(argv[1], netdev_get_name(netdev))) {
             continue;
         }
         n_shown++;
-        netdev_tso_limits_get(l, 6, &size, &segs);
-        netdev_tso_limits_get(l, 4, &ipv4_size, &segs);
-        read_counters(l, &c);
         if (json) {
             struct json *port = json_object_create();
 
             json_object_put_string(port, "type", netdev_get_type(netdev));
-            json_object_put(port, "tso", json_boolean_create(tso));
-            json_object_put(port, "max_size", json_integer_create(size));
-            json_object_put(port, "ipv4_max_size",
-                            json_integer_create(ipv4_size));
-            json_object_put(port, "max_segs", json_integer_create(segs));
-            json_object_put(port, "dev_max_size",
-                            json_integer_create(l->dev_max_size));
-            json_object_put(port, "dev_ipv4_max_size",
-                            json_integer_create(l->dev_ipv4_max_size));
-            json_object_put(port, "dev_max_segs",
-                            json_integer_create(l->dev_max_segs));
-            json_object_put(port, "user_max_size",
-                            json_integer_create(l->user_max_size));
-            json_object_put(port, "user_max_segs",
-                            json_integer_create(l->user_max_segs));
-            json_object_put(port, "resegmented",
-                            json_integer_create(c.resegmented));
-            json_object_put(port, "reseg_packets",
-                            json_integer_create(c.reseg_packets));
-            json_object_put(port, "segmented",
-                            json_integer_create(c.segmented));
-            json_object_put(port, "tx_fallback",
-                            json_integer_create(c.tx_fallback));
-            json_object_put(port, "tx_fallback_packets",
-                            json_integer_create(c.tx_fallback_packets));
+            format(netdev, port, NULL);
             json_object_put(ports, netdev_get_name(netdev), port);
         } else {
             ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
                           netdev_get_type(netdev));
-            if (!tso) {
-                ds_put_cstr(&s, " no TSO\n");
-                continue;
-            }
-            ds_put_format(&s, " max_size=%"PRIu32" ipv4_max_size=%"PRIu32
-                          " max_segs=%"PRIu32"\n", size, ipv4_size, segs);
-            ds_put_format(&s, "  device: max_size=%"PRIu32
-                          " ipv4_max_size=%"PRIu32" max_segs=%"PRIu32"\n",
-                          l->dev_max_size, l->dev_ipv4_max_size,
-                          l->dev_max_segs);
-            if (l->user_max_size || l->user_max_segs) {
-                ds_put_cstr(&s, "  configured:");
-                if (l->user_max_size) {
-                    ds_put_format(&s, " tso-max-size=%"PRIu32,
-                                  l->user_max_size);
-                }
-                if (l->user_max_segs) {
-                    ds_put_format(&s, " tso-max-segs=%"PRIu32,
-                                  l->user_max_segs);
-                }
-                ds_put_char(&s, '\n');
-            }
-            if (c.resegmented || c.segmented) {
-                ds_put_format(&s, "  over the limits: resegmented=%"PRIu64
-                              " reseg_packets=%"PRIu64" segmented=%"PRIu64
-                              "\n", c.resegmented, c.reseg_packets,
-                              c.segmented);
-            }
-            if (c.tx_fallback) {
-                ds_put_format(&s, "  refused by the kernel: tx_fallback=%"
-                              PRIu64" tx_fallback_packets=%"PRIu64
-                              " (sent again as packets of at most 64 KiB)"
-                              "\n", c.tx_fallback, c.tx_fallback_packets);
-            }
+            format(netdev, NULL, &s);
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -446,6 +385,91 @@ netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
         json_destroy(ports);
     }
     ds_destroy(&s);
+}
+
+/* netdev-tso/show's lines, or JSON members, for 'netdev'. */
+static void
+format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
+{
+    const struct netdev_tso_limits *l = &netdev->tso_limits;
+    bool tso = (userspace_tso_enabled()
+                && netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO);
+    uint32_t size, ipv4_size, segs;
+    struct tso_counters c;
+
+    netdev_tso_limits_get(l, 6, &size, &segs);
+    netdev_tso_limits_get(l, 4, &ipv4_size, &segs);
+    read_counters(l, &c);
+    if (port) {
+        json_object_put(port, "tso", json_boolean_create(tso));
+        json_object_put(port, "max_size", json_integer_create(size));
+        json_object_put(port, "ipv4_max_size",
+                        json_integer_create(ipv4_size));
+        json_object_put(port, "max_segs", json_integer_create(segs));
+        json_object_put(port, "dev_max_size",
+                        json_integer_create(l->dev_max_size));
+        json_object_put(port, "dev_ipv4_max_size",
+                        json_integer_create(l->dev_ipv4_max_size));
+        json_object_put(port, "dev_max_segs",
+                        json_integer_create(l->dev_max_segs));
+        json_object_put(port, "user_max_size",
+                        json_integer_create(l->user_max_size));
+        json_object_put(port, "user_max_segs",
+                        json_integer_create(l->user_max_segs));
+        json_object_put(port, "resegmented",
+                        json_integer_create(c.resegmented));
+        json_object_put(port, "reseg_packets",
+                        json_integer_create(c.reseg_packets));
+        json_object_put(port, "segmented",
+                        json_integer_create(c.segmented));
+        json_object_put(port, "tx_fallback",
+                        json_integer_create(c.tx_fallback));
+        json_object_put(port, "tx_fallback_packets",
+                        json_integer_create(c.tx_fallback_packets));
+    } else {
+        if (!tso) {
+            ds_put_cstr(s, " no TSO\n");
+            return;
+        }
+        ds_put_format(s, " max_size=%"PRIu32" ipv4_max_size=%"PRIu32
+                      " max_segs=%"PRIu32"\n", size, ipv4_size, segs);
+        ds_put_format(s, "  device: max_size=%"PRIu32
+                      " ipv4_max_size=%"PRIu32" max_segs=%"PRIu32"\n",
+                      l->dev_max_size, l->dev_ipv4_max_size,
+                      l->dev_max_segs);
+        if (l->user_max_size || l->user_max_segs) {
+            ds_put_cstr(s, "  configured:");
+            if (l->user_max_size) {
+                ds_put_format(s, " tso-max-size=%"PRIu32,
+                              l->user_max_size);
+            }
+            if (l->user_max_segs) {
+                ds_put_format(s, " tso-max-segs=%"PRIu32,
+                              l->user_max_segs);
+            }
+            ds_put_char(s, '\n');
+        }
+        if (c.resegmented || c.segmented) {
+            ds_put_format(s, "  over the limits: resegmented=%"PRIu64
+                          " reseg_packets=%"PRIu64" segmented=%"PRIu64
+                          "\n", c.resegmented, c.reseg_packets,
+                          c.segmented);
+        }
+        if (c.tx_fallback) {
+            ds_put_format(s, "  refused by the kernel: tx_fallback=%"
+                          PRIu64" tx_fallback_packets=%"PRIu64
+                          " (sent again as packets of at most 64 KiB)"
+                          "\n", c.tx_fallback, c.tx_fallback_packets);
+        }
+    }
+}
+
+/* "netdev-tso/show [PORT]": the TSO limits of every port, or of PORT. */
+static void
+netdev_tso_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *aux OVS_UNUSED)
+{
+    netdev_show_ports(conn, argc, argv, format_tso);
 }
 
 void

@@ -117,6 +117,16 @@ void netdev_tso_limits_append_counters(struct netdev_custom_stats *,
                                        uint64_t segmented);
 bool netdev_tso_limits_format_counters(const struct netdev_custom_stats *,
                                        struct ds *);
+void netdev_custom_stats_append(struct netdev_custom_stats *,
+                                const char *name, uint64_t value);
+
+/* "show" commands of per-port state (netdev-tso/show, netdev-gro/show). */
+struct json;
+struct unixctl_conn;
+typedef void netdev_show_port_func(const struct netdev *, struct json *port,
+                                   struct ds *);
+void netdev_show_ports(struct unixctl_conn *, int argc, const char *argv[],
+                       netdev_show_port_func *);
 
 /* For the transmit path: the limits in effect for a TSO packet of IP
  * version 'ip_version' (4 or 6). */

@@ -37,10 +37,11 @@ import sys
 from bigtcp_genl import OVS_BIGTCP_ATTR_BASE
 
 
-def load_malformed():
+def load_test_module(name):
+    """Imports tests/bigtcp-NAME.py, whose name has a hyphen."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "bigtcp-malformed.py")
-    spec = importlib.util.spec_from_file_location("malformed", path)
+                        "bigtcp-%s.py" % name)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -173,19 +174,10 @@ def dp_attrs_seeds():
     }
 
 
-def load_gro():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "bigtcp-gro.py")
-    spec = importlib.util.spec_from_file_location("gro", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def gro_seeds():
     """Inputs of fuzz-bigtcp-gro: checksum marks, a gro-max-size selector,
     then frames, each behind its 2-byte length."""
-    g = load_gro()
+    g = load_test_module("gro")
 
     def stream(marks, size_sel, frames):
         return bytes([marks, size_sel]) + b"".join(
@@ -226,7 +218,7 @@ def main():
         sys.stderr.write(__doc__)
         sys.exit(2)
     out = sys.argv[1]
-    m = load_malformed()
+    m = load_test_module("malformed")
     for target, seeds in (("fuzz-bigtcp-rx", rx_seeds(m)),
                           ("fuzz-bigtcp-reseg", reseg_seeds()),
                           ("fuzz-bigtcp-tso-limits", limits_seeds()),

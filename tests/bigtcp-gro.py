@@ -51,6 +51,8 @@ flows out of the comparison.
 """
 
 import argparse
+import importlib.util
+import os
 import random
 import struct
 import sys
@@ -66,15 +68,18 @@ IP6_SRC = bytes.fromhex("fc00" + "00" * 13 + "02")
 IP6_DST = bytes.fromhex("fc00" + "00" * 13 + "01")
 
 
-def csum16(data, start=0):
-    if len(data) % 2:
-        data += b"\0"
-    total = start
-    for (word,) in struct.iter_unpack("!H", data):
-        total += word
-    while total >> 16:
-        total = (total & 0xffff) + (total >> 16)
-    return total
+def _load_pcap_module():
+    """Imports tests/bigtcp-pcap.py, whose name has a hyphen."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "bigtcp-pcap.py")
+    spec = importlib.util.spec_from_file_location("bigtcp_pcap", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_pcap = _load_pcap_module()
+csum16 = _pcap.csum16
 
 
 def parse_flags(letters):
@@ -244,16 +249,7 @@ def flow_key(frame):
 
 def read_pcap(path):
     with open(path, "rb") as f:
-        header = f.read(24)
-        endian = "<" if header[:4] in (b"\xd4\xc3\xb2\xa1",
-                                       b"\x4d\x3c\xb2\xa1") else ">"
-        frames = []
-        while True:
-            rec = f.read(16)
-            if len(rec) < 16:
-                return frames
-            _, _, caplen, _ = struct.unpack(endian + "IIII", rec)
-            frames.append(f.read(caplen))
+        return [data for data, _ in _pcap.read_pcap(f)]
 
 
 def mask_id(frame):
