@@ -101,8 +101,10 @@ gro_refuse(enum gro_reason reason)
 #define GRO_MAX_FLOWS NETDEV_MAX_BURST
 #define GRO_MAX_QUEUE (2 * NETDEV_MAX_BURST)
 
-/* The headers of a TCP segment over IPv4 or IPv6, in Ethernet. */
+/* The headers of a TCP segment over IPv4 or IPv6, in Ethernet with at most
+ * one 802.1Q tag. */
 struct gro_hdrs {
+    uint16_t l3_ofs;            /* Offset of the IP header. */
     uint16_t l4_ofs;            /* Offset of the TCP header. */
     uint16_t hdr_len;           /* Headers, through the TCP options. */
     uint32_t payload_len;       /* TCP payload. */
@@ -159,17 +161,17 @@ netdev_gro_destroy(struct netdev_gro *gro)
 }
 
 static struct ip_header *
-gro_ip(const struct dp_packet *p)
+gro_ip(const struct dp_packet *p, const struct gro_hdrs *h)
 {
     return ALIGNED_CAST(struct ip_header *,
-                        (char *) dp_packet_data(p) + ETH_HEADER_LEN);
+                        (char *) dp_packet_data(p) + h->l3_ofs);
 }
 
 static struct ovs_16aligned_ip6_hdr *
-gro_ip6(const struct dp_packet *p)
+gro_ip6(const struct dp_packet *p, const struct gro_hdrs *h)
 {
     return ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *,
-                        (char *) dp_packet_data(p) + ETH_HEADER_LEN);
+                        (char *) dp_packet_data(p) + h->l3_ofs);
 }
 
 static struct tcp_header *
@@ -179,8 +181,9 @@ gro_tcp(const struct dp_packet *p, const struct gro_hdrs *h)
                         (char *) dp_packet_data(p) + h->l4_ofs);
 }
 
-/* Finds the TCP header of 'p', a TCP segment in Ethernet over IPv4 without
- * options or IPv6 without extension headers, and fills in 'h'.  Returns
+/* Finds the TCP header of 'p', a TCP segment in Ethernet (with at most one
+ * 802.1Q tag) over IPv4 without options or IPv6 without extension headers,
+ * and fills in 'h'.  Returns
  * GRO_OK, or the rule that 'p' breaks, with '*is_tcp' false if 'p' is not
  * TCP over IP at all.  Trims zero padding after a short IPv4 packet. */
 static enum gro_reason
@@ -190,15 +193,27 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
     size_t size = dp_packet_size(p);
     const struct tcp_header *tcp;
     size_t l3_len, tcp_len;
+    ovs_be16 eth_type;
 
     *is_tcp = false;
     if (size < ETH_HEADER_LEN + IP_HEADER_LEN + TCP_HEADER_LEN) {
         return GRO_OK;
     }
-    l3_len = size - ETH_HEADER_LEN;
+    eth_type = eth->eth_type;
+    h->l3_ofs = ETH_HEADER_LEN;
+    if (eth_type == htons(ETH_TYPE_VLAN_8021Q)) {
+        const struct vlan_eth_header *veh = dp_packet_data(p);
 
-    if (eth->eth_type == htons(ETH_TYPE_IP)) {
-        const struct ip_header *ip = gro_ip(p);
+        eth_type = veh->veth_next_type;
+        h->l3_ofs = VLAN_ETH_HEADER_LEN;
+    }
+    if (size < h->l3_ofs + IP_HEADER_LEN + TCP_HEADER_LEN) {
+        return GRO_OK;
+    }
+    l3_len = size - h->l3_ofs;
+
+    if (eth_type == htons(ETH_TYPE_IP)) {
+        const struct ip_header *ip = gro_ip(p, h);
         size_t ip_len = ntohs(ip->ip_tot_len);
 
         if (ip->ip_proto != IPPROTO_TCP || IP_VER(ip->ip_ihl_ver) != 4) {
@@ -227,7 +242,7 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
                 }
             }
             COVERAGE_INC(netdev_gro_trimmed_pad);
-            dp_packet_set_size(p, ETH_HEADER_LEN + ip_len);
+            dp_packet_set_size(p, h->l3_ofs + ip_len);
             size = dp_packet_size(p);
         }
         if (!dp_packet_ip_checksum_valid(p)
@@ -235,11 +250,11 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
             return GRO_IP_CSUM;
         }
         h->ip_version = 4;
-        h->l4_ofs = ETH_HEADER_LEN + IP_HEADER_LEN;
-    } else if (eth->eth_type == htons(ETH_TYPE_IPV6)) {
-        const struct ovs_16aligned_ip6_hdr *ip6 = gro_ip6(p);
+        h->l4_ofs = h->l3_ofs + IP_HEADER_LEN;
+    } else if (eth_type == htons(ETH_TYPE_IPV6)) {
+        const struct ovs_16aligned_ip6_hdr *ip6 = gro_ip6(p, h);
 
-        if (size < ETH_HEADER_LEN + IPV6_HEADER_LEN + TCP_HEADER_LEN
+        if (size < h->l3_ofs + IPV6_HEADER_LEN + TCP_HEADER_LEN
             || IP_VER(ip6->ip6_vfc) != 6) {
             return GRO_OK;
         }
@@ -258,7 +273,7 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
             return GRO_IP_LEN;
         }
         h->ip_version = 6;
-        h->l4_ofs = ETH_HEADER_LEN + IPV6_HEADER_LEN;
+        h->l4_ofs = h->l3_ofs + IPV6_HEADER_LEN;
     } else {
         return GRO_OK;
     }
@@ -289,34 +304,35 @@ gro_tcp_csum_ok(const struct dp_packet *p, const struct gro_hdrs *h)
         return false;
     }
     partial = (h->ip_version == 4
-               ? packet_csum_pseudoheader_l4len(gro_ip(p), l4_len)
-               : packet_csum_pseudoheader6_l4len(gro_ip6(p), IPPROTO_TCP,
+               ? packet_csum_pseudoheader_l4len(gro_ip(p, h), l4_len)
+               : packet_csum_pseudoheader6_l4len(gro_ip6(p, h), IPPROTO_TCP,
                                                  l4_len));
     return !csum_finish(csum_continue(partial, l4, l4_len));
 }
 
-/* Two segments are of the same flow if they have the same Ethernet header,
- * IP version, addresses, flow label and ports. */
+/* Two segments are of the same flow if they have the same Ethernet header
+ * (VLAN tag included), IP version, addresses, flow label and ports. */
 static bool
 gro_same_flow(const struct dp_packet *a, const struct gro_hdrs *ha,
               const struct dp_packet *b, const struct gro_hdrs *hb)
 {
     const struct tcp_header *ta = gro_tcp(a, ha), *tb = gro_tcp(b, hb);
 
-    if (ha->ip_version != hb->ip_version
+    if (ha->ip_version != hb->ip_version || ha->l3_ofs != hb->l3_ofs
         || ta->tcp_src != tb->tcp_src || ta->tcp_dst != tb->tcp_dst
-        || memcmp(dp_packet_data(a), dp_packet_data(b), ETH_HEADER_LEN)) {
+        || memcmp(dp_packet_data(a), dp_packet_data(b), ha->l3_ofs)) {
         return false;
     }
     if (ha->ip_version == 4) {
-        const struct ip_header *ia = gro_ip(a), *ib = gro_ip(b);
+        const struct ip_header *ia = gro_ip(a, ha), *ib = gro_ip(b, hb);
 
         return (get_16aligned_be32(&ia->ip_src)
                 == get_16aligned_be32(&ib->ip_src)
                 && get_16aligned_be32(&ia->ip_dst)
                 == get_16aligned_be32(&ib->ip_dst));
     } else {
-        const struct ovs_16aligned_ip6_hdr *ia = gro_ip6(a), *ib = gro_ip6(b);
+        const struct ovs_16aligned_ip6_hdr *ia = gro_ip6(a, ha);
+        const struct ovs_16aligned_ip6_hdr *ib = gro_ip6(b, hb);
         ovs_be32 fa = get_16aligned_be32(&ia->ip6_flow);
         ovs_be32 fb = get_16aligned_be32(&ib->ip6_flow);
 
@@ -342,7 +358,8 @@ gro_mismatch(const struct gro_flow *flow, const struct dp_packet *held,
 
     *fixed_id = flow->fixed_id;
     if (flow->hdrs.ip_version == 4) {
-        const struct ip_header *i0 = gro_ip(held), *i = gro_ip(p);
+        const struct ip_header *i0 = gro_ip(held, &flow->hdrs);
+        const struct ip_header *i = gro_ip(p, h);
         uint16_t id_ofs = ntohs(i->ip_id) - ntohs(i0->ip_id);
         bool df = i->ip_frag_off & htons(IP_DONT_FRAGMENT);
 
@@ -362,8 +379,8 @@ gro_mismatch(const struct gro_flow *flow, const struct dp_packet *held,
             return GRO_IP_ID;
         }
     } else {
-        const struct ovs_16aligned_ip6_hdr *i0 = gro_ip6(held);
-        const struct ovs_16aligned_ip6_hdr *i = gro_ip6(p);
+        const struct ovs_16aligned_ip6_hdr *i0 = gro_ip6(held, &flow->hdrs);
+        const struct ovs_16aligned_ip6_hdr *i = gro_ip6(p, h);
         ovs_be32 diff = (get_16aligned_be32(&i->ip6_flow)
                          ^ get_16aligned_be32(&i0->ip6_flow));
 
@@ -444,10 +461,10 @@ gro_close(struct netdev_gro *gro, size_t idx)
     struct dp_packet *p = gro->queue[flow->slot];
 
     if (flow->n_segs > 1) {
-        uint32_t l3_len = dp_packet_size(p) - ETH_HEADER_LEN;
+        uint32_t l3_len = dp_packet_size(p) - flow->hdrs.l3_ofs;
 
         if (flow->hdrs.ip_version == 4) {
-            struct ip_header *ip = gro_ip(p);
+            struct ip_header *ip = gro_ip(p, &flow->hdrs);
 
             ip->ip_tot_len = htons(l3_len <= UINT16_MAX ? l3_len : 0);
             ip->ip_csum = 0;
@@ -456,7 +473,8 @@ gro_close(struct netdev_gro *gro, size_t idx)
         } else {
             uint32_t plen = l3_len - IPV6_HEADER_LEN;
 
-            gro_ip6(p)->ip6_plen = htons(plen <= UINT16_MAX ? plen : 0);
+            gro_ip6(p, &flow->hdrs)->ip6_plen
+                = htons(plen <= UINT16_MAX ? plen : 0);
         }
         dp_packet_l4_proto_set_tcp(p);
         dp_packet_l4_checksum_set_partial(p);

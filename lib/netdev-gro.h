@@ -29,12 +29,13 @@
  *
  * The rules are Linux's (tcp_gro_receive(), inet_gro_receive(),
  * ipv6_gro_receive()): the segments of one packet have the same Ethernet
- * header, addresses, ports, TOS or traffic class, TTL or hop limit, DF bit,
- * flow label, TCP header length, flags, acknowledgment number, window and
- * options; IPv4 IDs that increment by one per segment, or (with DF) stay
- * the same; valid checksums; no IP options, fragments or IPv6 extension
- * headers; sequence numbers that follow on; and each segment but the last
- * carries the first one's payload size.  A segment with SYN, RST or URG,
+ * header (with at most one 802.1Q tag), addresses, ports, TOS or traffic
+ * class, TTL or hop limit, DF bit, flow label, TCP header length, flags,
+ * acknowledgment number, window and options; IPv4 IDs that increment by
+ * one per segment, or (with DF) stay the same; valid checksums; no IP
+ * options, fragments or IPv6 extension headers; sequence numbers that
+ * follow on; and each segment but the last carries the first one's payload
+ * size.  A segment with SYN, RST or URG,
  * without payload, or that breaks a rule is passed on as it came, after the
  * packet that its flow had so far.  PSH or FIN, or a shorter segment, ends
  * the packet.  A short IPv4 segment padded to the minimum Ethernet frame

@@ -189,6 +189,7 @@ def gro_seeds():
     seeds = {
         "ipv4-8": stream(0, 31, flow()),
         "ipv6-8": stream(2, 31, flow(ip6=True)),
+        "ipv4-vlan": stream(0, 31, flow(vlan=10)),
         "ipv4-ts-good-csum": stream(5, 31, flow(ts=True)),
         "ipv4-fixed-id": stream(0, 31, flow(fixed_id=True)),
         "ipv4-full": stream(0, 0, flow(count=6)),

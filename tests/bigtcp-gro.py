@@ -21,8 +21,9 @@ usage: bigtcp-gro.py gen [OPTIONS] [K:FIELD=VALUE...]
 
 "gen" prints the frames of one TCP flow, one hex frame a line, as
 "ovs-appctl netdev-dummy/receive" takes them: --count segments (default
-8) of --mss bytes of payload (default 1000), over IPv4 (or --ip6), with
-incrementing IPv4 IDs (--fixed-id: all the same, with DF), DF set unless
+8) of --mss bytes of payload (default 1000), over IPv4 (or --ip6), from
+TCP port --sport (54392), behind an 802.1Q tag of VLAN --vlan if not 0,
+with incrementing IPv4 IDs (--fixed-id: all the same, with DF), DF set unless
 --no-df, TCP timestamps with --ts, the ACK flag, and valid checksums.
 Each K:FIELD=VALUE changes segment K (from 0) before its checksums are
 computed, unless the field names a checksum:
@@ -35,7 +36,8 @@ computed, unless the field names a checksum:
   an empty IPv6 Hop-by-Hop header), iplen (offset added to the IP
   length), pad (bytes of zero padding after the IP packet), padbyte
   (value of the last padding byte), csum (bad: a wrong TCP checksum),
-  ipcsum (bad: a wrong IPv4 header checksum), src (another source port).
+  ipcsum (bad: a wrong IPv4 header checksum), src (another source port),
+  vlan (an 802.1Q tag of this VLAN; 0: none).
 
 "random SEED" prints a stream of 1 to 3 flows whose segments break a rule
 now and then (drawn from SEED): the differential test sends it through
@@ -137,7 +139,9 @@ def build(ip6, seq, payload, mods, base):
     struct.pack_into("!H", l4, 16, ~csum16(pseudo + bytes(l4)) & 0xffff)
     if m.get("csum") == "bad":
         struct.pack_into("!H", l4, 16, (l4[16] << 8 | l4[17]) ^ 0x5a5a)
-    frame = DST_MAC + SRC_MAC + struct.pack("!H", eth_type) + ip + l4
+    vlan = int(m.get("vlan", 0))
+    tag = struct.pack("!HH", 0x8100, vlan) if vlan else b""
+    frame = DST_MAC + SRC_MAC + tag + struct.pack("!H", eth_type) + ip + l4
     pad = int(m.get("pad", 0))
     if pad:
         padding = bytearray(pad)
@@ -155,8 +159,9 @@ def parse_mod(text):
 
 
 def gen_flow(ip6, count, mss, mods, fixed_id=False, df=True, ts=False,
-             seq0=1, ipid0=100, rng=None, sport=54392):
-    base = {"df": 1 if (df or fixed_id) else 0, "ts": ts, "sport": sport}
+             seq0=1, ipid0=100, rng=None, sport=54392, vlan=0):
+    base = {"df": 1 if (df or fixed_id) else 0, "ts": ts, "sport": sport,
+            "vlan": vlan}
     frames = []
     seq = seq0
     for k in range(count):
@@ -178,7 +183,7 @@ def cmd_gen(args):
         mods.setdefault(k, {})[field] = value
     for frame in gen_flow(args.ip6, args.count, args.mss, mods,
                           fixed_id=args.fixed_id, df=not args.no_df,
-                          ts=args.ts, sport=args.sport):
+                          ts=args.ts, sport=args.sport, vlan=args.vlan):
         print(frame.hex())
 
 
@@ -214,11 +219,21 @@ def cmd_random(args):
         print(frame.hex())
 
 
-def l4_offset(frame):
+def l3_offset(frame):
+    """Returns the offset of the IP header of 'frame' (behind at most one
+    802.1Q tag) and its EtherType."""
     eth_type, = struct.unpack_from("!H", frame, 12)
+    if eth_type == 0x8100:
+        eth_type, = struct.unpack_from("!H", frame, 16)
+        return 18, eth_type
+    return 14, eth_type
+
+
+def l4_offset(frame):
+    l3, eth_type = l3_offset(frame)
     if eth_type == 0x0800:
-        return 14 + (frame[14] & 0xf) * 4, 4
-    return 14 + 40, 6
+        return l3 + (frame[l3] & 0xf) * 4, 4
+    return l3 + 40, 6
 
 
 def rewrite_sport(frame, sport):
@@ -236,15 +251,16 @@ def rewrite_sport(frame, sport):
 def flow_key(frame):
     if len(frame) < 54:
         return None
+    l3, _ = l3_offset(frame)
     ofs, ver = l4_offset(frame)
     if ver == 4:
         # An IP fragment is of a datapath flow of its own, which the
         # datapath may handle before the packets received with it.
-        frag = struct.unpack_from("!H", frame, 20)[0] & 0x3fff
-        addrs = frame[26:34] + (b"frag" if frag else b"")
+        frag = struct.unpack_from("!H", frame, l3 + 6)[0] & 0x3fff
+        addrs = frame[l3 + 12:l3 + 20] + (b"frag" if frag else b"")
     else:
-        addrs = frame[22:54]
-    return (ver, addrs, frame[ofs:ofs + 4])
+        addrs = frame[l3 + 8:l3 + 40]
+    return (frame[:l3], ver, addrs, frame[ofs:ofs + 4])
 
 
 def read_pcap(path):
@@ -255,9 +271,10 @@ def read_pcap(path):
 def mask_id(frame):
     """Returns 'frame' without its IPv4 ID and header checksum."""
     frame = bytearray(frame)
-    if struct.unpack_from("!H", frame, 12)[0] == 0x0800:
-        frame[18:20] = b"\0\0"
-        frame[24:26] = b"\0\0"
+    l3, eth_type = l3_offset(frame)
+    if eth_type == 0x0800:
+        frame[l3 + 4:l3 + 6] = b"\0\0"
+        frame[l3 + 10:l3 + 12] = b"\0\0"
     return bytes(frame)
 
 
@@ -304,6 +321,7 @@ def main():
     g.add_argument("--no-df", action="store_true")
     g.add_argument("--ts", action="store_true")
     g.add_argument("--sport", type=int, default=54392)
+    g.add_argument("--vlan", type=int, default=0)
     g.add_argument("mods", nargs="*")
     r = sub.add_parser("random")
     r.add_argument("seed", type=int)
