@@ -55,8 +55,18 @@ static size_t
 check_coalesced(struct dp_packet *p, uint32_t max_size)
 {
     const struct eth_header *eth = dp_packet_data(p);
-    const char *l3 = (const char *) dp_packet_data(p) + ETH_HEADER_LEN;
-    uint32_t l3_len = dp_packet_size(p) - ETH_HEADER_LEN;
+    size_t l3_ofs = ETH_HEADER_LEN;
+    ovs_be16 eth_type = eth->eth_type;
+
+    if (eth_type == htons(ETH_TYPE_VLAN_8021Q)) {
+        const struct vlan_eth_header *veh = dp_packet_data(p);
+
+        eth_type = veh->veth_next_type;
+        l3_ofs = VLAN_ETH_HEADER_LEN;
+    }
+
+    const char *l3 = (const char *) dp_packet_data(p) + l3_ofs;
+    uint32_t l3_len = dp_packet_size(p) - l3_ofs;
     uint16_t segsz = dp_packet_get_tso_segsz(p);
     const struct tcp_header *tcp;
     uint32_t payload, hdr_len;
@@ -64,7 +74,7 @@ check_coalesced(struct dp_packet *p, uint32_t max_size)
     size_t n_segs;
 
     ovs_assert(dp_packet_size(p) <= max_size);
-    if (eth->eth_type == htons(ETH_TYPE_IP)) {
+    if (eth_type == htons(ETH_TYPE_IP)) {
         const struct ip_header *ip = ALIGNED_CAST(const struct ip_header *,
                                                   l3);
         uint16_t len = ntohs(ip->ip_tot_len);
@@ -77,7 +87,7 @@ check_coalesced(struct dp_packet *p, uint32_t max_size)
             = ALIGNED_CAST(const struct ovs_16aligned_ip6_hdr *, l3);
         uint32_t plen = l3_len - IPV6_HEADER_LEN;
 
-        ovs_assert(eth->eth_type == htons(ETH_TYPE_IPV6));
+        ovs_assert(eth_type == htons(ETH_TYPE_IPV6));
         ovs_assert(ntohs(ip6->ip6_ctlun.ip6_un1.ip6_un1_plen)
                    == (plen <= UINT16_MAX ? plen : 0));
         tcp = ALIGNED_CAST(const struct tcp_header *, l3 + IPV6_HEADER_LEN);
