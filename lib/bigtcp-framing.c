@@ -185,3 +185,80 @@ bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *ip6, size_t rest,
     ip6->ip6_nxt = IPPROTO_HOPOPTS;
     ip6->ip6_plen = htons(0);
 }
+
+/* If the 'size' bytes at 'ip6' hold an IPv6 jumbogram (RFC 2675): a payload
+ * length of 0 and a Hop-by-Hop header with a well-formed jumbo payload
+ * option (4 bytes of data, at an offset of 4n+2 in the header), whose
+ * length is more than 65535 and is what the 'size' bytes hold (a jumbogram
+ * has no link-layer padding), returns that length (what follows the fixed
+ * IPv6 header, the Hop-by-Hop header included).  Otherwise, returns 0. */
+uint32_t
+bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *ip6,
+                          size_t size)
+{
+    const uint8_t *hbh = (const uint8_t *) (ip6 + 1);
+    size_t hbh_len, ofs;
+
+    if (size < IPV6_HEADER_LEN + BIGTCP_JUMBO_HBH_LEN || ip6->ip6_plen
+        || ip6->ip6_nxt != IPPROTO_HOPOPTS) {
+        return 0;
+    }
+    hbh_len = (hbh[1] + 1) * 8;
+    if (hbh_len > size - IPV6_HEADER_LEN) {
+        return 0;
+    }
+
+    ofs = 2;
+    while (ofs < hbh_len) {
+        uint8_t type = hbh[ofs];
+        uint8_t len;
+
+        if (type == 0) {
+            ofs++;              /* Pad1. */
+            continue;
+        }
+        if (ofs + 2 > hbh_len || ofs + 2 + hbh[ofs + 1] > hbh_len) {
+            return 0;
+        }
+        len = hbh[ofs + 1];
+        if (type == JUMBO_OPT_TYPE) {
+            ovs_be32 value;
+            uint32_t jumbo_len;
+
+            if (len != JUMBO_OPT_LEN || (ofs & 3) != 2) {
+                return 0;
+            }
+            memcpy(&value, &hbh[ofs + 2], sizeof value);
+            jumbo_len = ntohl(value);
+            return (jumbo_len > UINT16_MAX
+                    && jumbo_len == size - IPV6_HEADER_LEN ? jumbo_len : 0);
+        }
+        ofs += 2 + len;
+    }
+    return 0;
+}
+
+/* Stores in '*l3_len' the length of what follows the Ethernet header and
+ * VLAN tags of the frame in 'b' (0 if it is too short to tell), and checks
+ * that a frame that is not a TSO packet carries no more than IP can: an IP
+ * packet of at most 65535 bytes, or an IPv6 jumbogram whose jumbo payload
+ * length covers exactly the rest of the frame.  Returns 0 if it does,
+ * otherwise EMSGSIZE. */
+int
+bigtcp_frame_check_jumbogram(const struct dp_packet *b, size_t *l3_len)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6;
+    ovs_be16 eth_type;
+    size_t l3_ofs;
+
+    l3_ofs = l3_offset(b, &eth_type);
+    *l3_len = l3_ofs ? dp_packet_size(b) - l3_ofs : 0;
+    if (*l3_len <= UINT16_MAX) {
+        return 0;
+    }
+    if (eth_type != htons(ETH_TYPE_IPV6)) {
+        return EMSGSIZE;
+    }
+    ip6 = dp_packet_at_assert(b, l3_ofs, IPV6_HEADER_LEN);
+    return bigtcp_ipv6_jumbogram_len(ip6, *l3_len) ? 0 : EMSGSIZE;
+}

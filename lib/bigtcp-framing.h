@@ -46,4 +46,10 @@ struct ovs_16aligned_ip6_hdr;
 void bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *, size_t rest,
                            uint32_t payload);
 
+/* IPv6 jumbograms (RFC 2675) that are not TSO packets: they keep their
+ * jumbo option everywhere, as on the wire. */
+uint32_t bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *,
+                                   size_t size);
+int bigtcp_frame_check_jumbogram(const struct dp_packet *, size_t *l3_len);
+
 #endif /* bigtcp-framing.h */

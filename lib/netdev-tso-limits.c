@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigtcp-framing.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
@@ -39,6 +40,8 @@
 VLOG_DEFINE_THIS_MODULE(netdev_tso_limits);
 
 COVERAGE_DEFINE(netdev_tso_over_limit);
+COVERAGE_DEFINE(netdev_jumbo_over_mtu);
+COVERAGE_DEFINE(netdev_jumbo_malformed);
 
 /* other_config:userspace-tso-resegment: whether a TSO packet over its
  * output port's limits is cut into TSO packets that fit (true, the
@@ -66,6 +69,7 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->n_segmented, 0);
     atomic_init(&l->n_tx_fallback, 0);
     atomic_init(&l->n_tx_fallback_packets, 0);
+    atomic_init(&l->n_jumbo_dropped, 0);
 }
 
 void
@@ -220,6 +224,7 @@ struct tso_counters {
     uint64_t segmented;
     uint64_t tx_fallback;
     uint64_t tx_fallback_packets;
+    uint64_t jumbo_dropped;
 };
 
 static void
@@ -232,6 +237,7 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
     atomic_read_relaxed(&l->n_segmented, &c->segmented);
     atomic_read_relaxed(&l->n_tx_fallback, &c->tx_fallback);
     atomic_read_relaxed(&l->n_tx_fallback_packets, &c->tx_fallback_packets);
+    atomic_read_relaxed(&l->n_jumbo_dropped, &c->jumbo_dropped);
 }
 
 /* The names of the per-port counters of TSO packets over the port's limits,
@@ -290,12 +296,16 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
 {
     struct tso_counters c;
 
+    read_counters(&netdev->tso_limits, &c);
+    if (c.jumbo_dropped) {
+        netdev_custom_stats_append(stats, "tx_jumbo_dropped",
+                                   c.jumbo_dropped);
+    }
     if (!userspace_tso_enabled()
         || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)
         || find_counter(stats, RESEGMENTED_NAME)) {
         return;
     }
-    read_counters(&netdev->tso_limits, &c);
 
     netdev_tso_limits_append_counters(stats, c.resegmented, c.reseg_packets,
                                       c.segmented);
@@ -387,6 +397,46 @@ netdev_show_ports(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
+/* Formats the TSO limits 'size', 'ipv4_size' and 'segs' of a port that
+ * takes TSO packets, their sources in 'l', and the counters 'c', for
+ * "netdev-tso/show". */
+static void
+format_tso_port(const struct netdev_tso_limits *l, uint32_t size,
+                uint32_t ipv4_size, uint32_t segs,
+                const struct tso_counters *c, struct ds *s)
+{
+    ds_put_format(s, " max_size=%"PRIu32" ipv4_max_size=%"PRIu32
+                  " max_segs=%"PRIu32"\n", size, ipv4_size, segs);
+    ds_put_format(s, "  device: max_size=%"PRIu32
+                  " ipv4_max_size=%"PRIu32" max_segs=%"PRIu32"\n",
+                  l->dev_max_size, l->dev_ipv4_max_size,
+                  l->dev_max_segs);
+    if (l->user_max_size || l->user_max_segs) {
+        ds_put_cstr(s, "  configured:");
+        if (l->user_max_size) {
+            ds_put_format(s, " tso-max-size=%"PRIu32,
+                          l->user_max_size);
+        }
+        if (l->user_max_segs) {
+            ds_put_format(s, " tso-max-segs=%"PRIu32,
+                          l->user_max_segs);
+        }
+        ds_put_char(s, '\n');
+    }
+    if (c->resegmented || c->segmented) {
+        ds_put_format(s, "  over the limits: resegmented=%"PRIu64
+                      " reseg_packets=%"PRIu64" segmented=%"PRIu64
+                      "\n", c->resegmented, c->reseg_packets,
+                      c->segmented);
+    }
+    if (c->tx_fallback) {
+        ds_put_format(s, "  refused by the kernel: tx_fallback=%"
+                      PRIu64" tx_fallback_packets=%"PRIu64
+                      " (sent again as packets of at most 64 KiB)"
+                      "\n", c->tx_fallback, c->tx_fallback_packets);
+    }
+}
+
 /* netdev-tso/show's lines, or JSON members, for 'netdev'. */
 static void
 format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
@@ -426,40 +476,18 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
                         json_integer_create(c.tx_fallback));
         json_object_put(port, "tx_fallback_packets",
                         json_integer_create(c.tx_fallback_packets));
+        json_object_put(port, "jumbo_dropped",
+                        json_integer_create(c.jumbo_dropped));
     } else {
         if (!tso) {
             ds_put_cstr(s, " no TSO\n");
-            return;
+        } else {
+            format_tso_port(l, size, ipv4_size, segs, &c, s);
         }
-        ds_put_format(s, " max_size=%"PRIu32" ipv4_max_size=%"PRIu32
-                      " max_segs=%"PRIu32"\n", size, ipv4_size, segs);
-        ds_put_format(s, "  device: max_size=%"PRIu32
-                      " ipv4_max_size=%"PRIu32" max_segs=%"PRIu32"\n",
-                      l->dev_max_size, l->dev_ipv4_max_size,
-                      l->dev_max_segs);
-        if (l->user_max_size || l->user_max_segs) {
-            ds_put_cstr(s, "  configured:");
-            if (l->user_max_size) {
-                ds_put_format(s, " tso-max-size=%"PRIu32,
-                              l->user_max_size);
-            }
-            if (l->user_max_segs) {
-                ds_put_format(s, " tso-max-segs=%"PRIu32,
-                              l->user_max_segs);
-            }
-            ds_put_char(s, '\n');
-        }
-        if (c.resegmented || c.segmented) {
-            ds_put_format(s, "  over the limits: resegmented=%"PRIu64
-                          " reseg_packets=%"PRIu64" segmented=%"PRIu64
-                          "\n", c.resegmented, c.reseg_packets,
-                          c.segmented);
-        }
-        if (c.tx_fallback) {
-            ds_put_format(s, "  refused by the kernel: tx_fallback=%"
-                          PRIu64" tx_fallback_packets=%"PRIu64
-                          " (sent again as packets of at most 64 KiB)"
-                          "\n", c.tx_fallback, c.tx_fallback_packets);
+        if (c.jumbo_dropped) {
+            ds_put_format(s, "  jumbograms dropped: jumbo_dropped=%"PRIu64
+                          " (over the MTU or malformed)\n",
+                          c.jumbo_dropped);
         }
     }
 }
@@ -721,4 +749,73 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
     }
     dp_packet_batch_swap(batch, &out);
     dp_packet_batch_destroy(&out);
+}
+
+/* Drops from 'batch', which is about to leave through 'netdev', the packets
+ * that carry more than 65535 bytes of IP without being TSO packets, unless
+ * they are well-formed IPv6 jumbograms (RFC 2675) that the port's MTU
+ * allows.  A jumbogram is never cut or truncated: one over the MTU of its
+ * output port is lost, as Linux drops it, but counted.  Any other such
+ * frame would leave with an IP length that does not describe it. */
+void
+netdev_jumbo_enforce(const struct netdev *netdev,
+                     struct dp_packet_batch *batch)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
+                                             &netdev->tso_limits);
+    size_t n = dp_packet_batch_size(batch);
+    struct dp_packet *packet;
+    bool any = false;
+    int mtu = -1;
+    size_t i;
+
+    DP_PACKET_BATCH_FOR_EACH (j, packet, batch) {
+        if (dp_packet_size(packet) > UINT16_MAX + ETH_HEADER_LEN
+            && !dp_packet_get_tso_segsz(packet)) {
+            any = true;
+            break;
+        }
+    }
+    if (!any) {
+        return;
+    }
+
+    DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
+        size_t l3_len;
+        uint64_t orig;
+        int error;
+
+        if (dp_packet_size(packet) <= UINT16_MAX + ETH_HEADER_LEN
+            || dp_packet_get_tso_segsz(packet)) {
+            dp_packet_batch_add(batch, packet);
+            continue;
+        }
+
+        error = bigtcp_frame_check_jumbogram(packet, &l3_len);
+        if (error) {
+            COVERAGE_INC(netdev_jumbo_malformed);
+            VLOG_WARN_RL(&rl, "%s: dropped a frame of %"PRIu32" bytes that "
+                         "is neither a TSO packet nor a well-formed IPv6 "
+                         "jumbogram", netdev_get_name(netdev),
+                         dp_packet_size(packet));
+        } else if (l3_len > UINT16_MAX) {
+            if (mtu < 0 && netdev_get_mtu(netdev, &mtu)) {
+                mtu = 0;
+            }
+            if (l3_len > (size_t) mtu) {
+                COVERAGE_INC(netdev_jumbo_over_mtu);
+                VLOG_WARN_RL(&rl, "%s: dropped an IPv6 jumbogram of "
+                             "%"PRIuSIZE" bytes over the MTU (%d)",
+                             netdev_get_name(netdev), l3_len, mtu);
+                error = EMSGSIZE;
+            }
+        }
+        if (error) {
+            atomic_add_relaxed(&l->n_jumbo_dropped, 1, &orig);
+            dp_packet_delete(packet);
+        } else {
+            dp_packet_batch_add(batch, packet);
+        }
+    }
 }

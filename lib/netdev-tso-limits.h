@@ -75,6 +75,11 @@ struct netdev_tso_limits {
      * the provider, sent again as outputs of at most 64 KiB. */
     atomic_uint64_t n_tx_fallback;
     atomic_uint64_t n_tx_fallback_packets; /* The packets that made. */
+
+    /* Packets of more than 65535 bytes of IP that were not TSO packets,
+     * dropped on output: IPv6 jumbograms over the port's MTU, and frames
+     * that are not well-formed jumbograms. */
+    atomic_uint64_t n_jumbo_dropped;
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);
@@ -105,6 +110,7 @@ void netdev_tso_limits_get_status(const struct netdev *, struct smap *);
 void netdev_tso_limits_register_commands(void);
 void netdev_tso_limits_enforce(const struct netdev *,
                                struct dp_packet_batch *);
+void netdev_jumbo_enforce(const struct netdev *, struct dp_packet_batch *);
 void netdev_tso_limits_set_global_config(const struct smap *other_config);
 bool netdev_tso_resegment_enabled(void);
 struct ds;

@@ -82,6 +82,12 @@ def rx_seeds(m):
     big = m.eth(m.ipv4(m.tcp(65500), tot_len=0))
     seeds["one-segment-ipv4-len-0"] = (m.vnet(1, m.GSO_TCPV4, 54, 65500, 34,
                                               16) + big)
+    # A non-GSO IPv6 jumbogram, and one whose jumbo length lies.
+    seg = m.tcp(70000)
+    for name, delta in (("jumbogram-ipv6", 0), ("jumbogram-ipv6-lying", 8)):
+        hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 8 + len(seg) + delta)
+        big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
+        seeds[name] = m.vnet() + big
     return seeds
 
 

@@ -1,7 +1,8 @@
 # ovs-bigtcp autotests, included from Open vSwitch's tests/automake.mk by
-# patches/ovs/0041.  The files are links into the ovs-bigtcp tree.
+# patches/ovs/0045.  The files are links into the ovs-bigtcp tree.
 
-TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at
+TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at \
+	tests/bigtcp-jumbo.at
 SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at
 SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at
 SYSTEM_TESTSUITE_AT += tests/system-bigtcp-macros.at

@@ -36,8 +36,10 @@
  *
  * It asserts what the receive checks promise of an accepted TSO packet:
  * TCP over IPv4 or IPv6, a segment size that makes 2 to 65535 segments,
- * at most 524280 bytes of IP packet; and that every resegmented output
- * fits the bound. */
+ * at most 524280 bytes of IP packet; that every resegmented output fits
+ * the bound; and that a packet of more than 65535 bytes of IP without TSO
+ * that flow extraction took for an IPv6 jumbogram is one that output
+ * (bigtcp_frame_check_jumbogram()) lets through. */
 
 #include <config.h>
 
@@ -139,6 +141,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             dp_packet_delete(p);
         }
     } else {
+        size_t l3_len;
+
+        if (flow.dl_type == htons(ETH_TYPE_IPV6) && dp_packet_l4(p)
+            && dp_packet_l3_size(p) > UINT16_MAX) {
+            ovs_assert(!bigtcp_frame_check_jumbogram(p, &l3_len));
+        }
         dp_packet_batch_init_packet(&batch, p);
         send_plain(&batch);
         dp_packet_batch_destroy(&batch);
