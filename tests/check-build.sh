@@ -133,8 +133,10 @@ result $? "ovs-tree: a patch that no longer applies stops the build, named"
     && make -s -j"$(nproc)" -C "$root/usr/src/linux-headers-$LINUX_ABI-$LINUX_FLAVOUR" \
             M="$src/drivers/net" modules >> "$work/out" 2>> "$work/err" \
     && test -f "$src/drivers/net/tun.ko" \
-    && grep -q '^BUILT_MODULE_NAME\[4\]="tun"$' "$src/dkms.conf"
-result $? "DKMS sources build the five modules against the pinned headers"
+    && test -f "$src/drivers/net/veth.ko" \
+    && grep -q '^BUILT_MODULE_NAME\[4\]="tun"$' "$src/dkms.conf" \
+    && grep -q '^BUILT_MODULE_NAME\[5\]="veth"$' "$src/dkms.conf"
+result $? "DKMS sources build the six modules against the pinned headers"
 rm -f "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb
 
 # 6.
