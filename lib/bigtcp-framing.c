@@ -238,27 +238,46 @@ bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *ip6,
     return 0;
 }
 
-/* Stores in '*l3_len' the length of what follows the Ethernet header and
- * VLAN tags of the frame in 'b' (0 if it is too short to tell), and checks
- * that a frame that is not a TSO packet carries no more than IP can: an IP
- * packet of at most 65535 bytes, or an IPv6 jumbogram whose jumbo payload
- * length covers exactly the rest of the frame.  Returns 0 if it does,
- * otherwise EMSGSIZE. */
+/* Checks the Ethernet frame in 'b', a packet that is not a TSO packet,
+ * for an IP length of 0 (an IPv4 total length or IPv6 payload length)
+ * behind its Ethernet header and VLAN tags while more than 65535 bytes
+ * follow them.  Such a frame can only be an IPv6 jumbogram (RFC 2675):
+ * stores its length, fixed header included, in '*jumbo_len' and returns 0
+ * if it is a well-formed one, and returns EMSGSIZE otherwise (the BIG TCP
+ * framing of a TSO packet on a packet that is not one).  Any other frame,
+ * whose IP header gives its length (what follows is padding), or that is
+ * not IP, or short, gets 0 in '*jumbo_len' and returns 0. */
 int
-bigtcp_frame_check_jumbogram(const struct dp_packet *b, size_t *l3_len)
+bigtcp_frame_check_jumbogram(const struct dp_packet *b, size_t *jumbo_len)
 {
-    const struct ovs_16aligned_ip6_hdr *ip6;
     ovs_be16 eth_type;
-    size_t l3_ofs;
+    size_t l3_ofs, l3_len;
 
+    *jumbo_len = 0;
     l3_ofs = l3_offset(b, &eth_type);
-    *l3_len = l3_ofs ? dp_packet_size(b) - l3_ofs : 0;
-    if (*l3_len <= UINT16_MAX) {
+    l3_len = l3_ofs ? dp_packet_size(b) - l3_ofs : 0;
+    if (l3_len <= UINT16_MAX) {
         return 0;
     }
-    if (eth_type != htons(ETH_TYPE_IPV6)) {
-        return EMSGSIZE;
+
+    if (eth_type == htons(ETH_TYPE_IP)) {
+        const struct ip_header *ip = dp_packet_at_assert(b, l3_ofs,
+                                                         IP_HEADER_LEN);
+
+        return ip->ip_tot_len ? 0 : EMSGSIZE;
+    } else if (eth_type == htons(ETH_TYPE_IPV6)) {
+        const struct ovs_16aligned_ip6_hdr *ip6;
+        uint32_t len;
+
+        ip6 = dp_packet_at_assert(b, l3_ofs, IPV6_HEADER_LEN);
+        if (ip6->ip6_plen) {
+            return 0;
+        }
+        len = bigtcp_ipv6_jumbogram_len(ip6, l3_len);
+        if (!len) {
+            return EMSGSIZE;
+        }
+        *jumbo_len = IPV6_HEADER_LEN + len;
     }
-    ip6 = dp_packet_at_assert(b, l3_ofs, IPV6_HEADER_LEN);
-    return bigtcp_ipv6_jumbogram_len(ip6, *l3_len) ? 0 : EMSGSIZE;
+    return 0;
 }

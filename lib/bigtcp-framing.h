@@ -50,6 +50,6 @@ void bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *, size_t rest,
  * jumbo option everywhere, as on the wire. */
 uint32_t bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *,
                                    size_t size);
-int bigtcp_frame_check_jumbogram(const struct dp_packet *, size_t *l3_len);
+int bigtcp_frame_check_jumbogram(const struct dp_packet *, size_t *jumbo_len);
 
 #endif /* bigtcp-framing.h */

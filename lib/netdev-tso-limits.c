@@ -751,12 +751,14 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
     dp_packet_batch_destroy(&out);
 }
 
-/* Drops from 'batch', which is about to leave through 'netdev', the packets
- * that carry more than 65535 bytes of IP without being TSO packets, unless
- * they are well-formed IPv6 jumbograms (RFC 2675) that the port's MTU
- * allows.  A jumbogram is never cut or truncated: one over the MTU of its
- * output port is lost, as Linux drops it, but counted.  Any other such
- * frame would leave with an IP length that does not describe it. */
+/* Drops from 'batch', which is about to leave through 'netdev', the IPv6
+ * jumbograms (RFC 2675) that the port's MTU does not allow, and the frames
+ * that are not TSO packets, have more than 65535 bytes behind their
+ * Ethernet header and an IP length of 0, without being well-formed
+ * jumbograms (see bigtcp_frame_check_jumbogram()): they would leave with an
+ * IP length that does not describe them.  A jumbogram is never cut or
+ * truncated: one over the MTU of its output port is lost, as Linux drops
+ * it, but counted.  Other frames are left to the provider, as before. */
 void
 netdev_jumbo_enforce(const struct netdev *netdev,
                      struct dp_packet_batch *batch)
@@ -782,7 +784,7 @@ netdev_jumbo_enforce(const struct netdev *netdev,
     }
 
     DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
-        size_t l3_len;
+        size_t jumbo_len;
         uint64_t orig;
         int error;
 
@@ -792,22 +794,22 @@ netdev_jumbo_enforce(const struct netdev *netdev,
             continue;
         }
 
-        error = bigtcp_frame_check_jumbogram(packet, &l3_len);
+        error = bigtcp_frame_check_jumbogram(packet, &jumbo_len);
         if (error) {
             COVERAGE_INC(netdev_jumbo_malformed);
             VLOG_WARN_RL(&rl, "%s: dropped a frame of %"PRIu32" bytes that "
                          "is neither a TSO packet nor a well-formed IPv6 "
                          "jumbogram", netdev_get_name(netdev),
                          dp_packet_size(packet));
-        } else if (l3_len > UINT16_MAX) {
+        } else if (jumbo_len) {
             if (mtu < 0 && netdev_get_mtu(netdev, &mtu)) {
                 mtu = 0;
             }
-            if (l3_len > (size_t) mtu) {
+            if (jumbo_len > (size_t) mtu) {
                 COVERAGE_INC(netdev_jumbo_over_mtu);
                 VLOG_WARN_RL(&rl, "%s: dropped an IPv6 jumbogram of "
                              "%"PRIuSIZE" bytes over the MTU (%d)",
-                             netdev_get_name(netdev), l3_len, mtu);
+                             netdev_get_name(netdev), jumbo_len, mtu);
                 error = EMSGSIZE;
             }
         }

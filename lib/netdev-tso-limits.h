@@ -76,9 +76,9 @@ struct netdev_tso_limits {
     atomic_uint64_t n_tx_fallback;
     atomic_uint64_t n_tx_fallback_packets; /* The packets that made. */
 
-    /* Packets of more than 65535 bytes of IP that were not TSO packets,
-     * dropped on output: IPv6 jumbograms over the port's MTU, and frames
-     * that are not well-formed jumbograms. */
+    /* Packets dropped on output by netdev_jumbo_enforce(): IPv6
+     * jumbograms over the port's MTU, and frames over 64 KiB with an IP
+     * length of 0 that are not well-formed jumbograms. */
     atomic_uint64_t n_jumbo_dropped;
 };
 

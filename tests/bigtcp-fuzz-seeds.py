@@ -88,6 +88,11 @@ def rx_seeds(m):
         hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 8 + len(seg) + delta)
         big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
         seeds[name] = m.vnet() + big
+    # The largest plain IPv6 packet (65575 bytes of IP), with trailing
+    # bytes: over 64 KiB behind the Ethernet header, yet no jumbogram.
+    seeds["ipv6-max-padded"] = (m.vnet()
+                                + m.eth(m.ipv6(m.tcp(65535 - 20)), 0x86dd)
+                                + bytes(33))
     return seeds
 
 

@@ -141,11 +141,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             dp_packet_delete(p);
         }
     } else {
-        size_t l3_len;
+        size_t jumbo_len;
 
         if (flow.dl_type == htons(ETH_TYPE_IPV6) && dp_packet_l4(p)
             && dp_packet_l3_size(p) > UINT16_MAX) {
-            ovs_assert(!bigtcp_frame_check_jumbogram(p, &l3_len));
+            ovs_assert(!bigtcp_frame_check_jumbogram(p, &jumbo_len));
         }
         dp_packet_batch_init_packet(&batch, p);
         send_plain(&batch);
