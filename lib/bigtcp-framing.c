@@ -238,15 +238,29 @@ bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *ip6,
     return 0;
 }
 
+/* Returns 0 if an IP length of 'ip_len' bytes (0: none) describes an IP
+ * packet followed by padding in 'l3_len' bytes, with no more padding than
+ * flow extraction accepts (65535 bytes), otherwise EMSGSIZE. */
+static int
+ip_len_describes(size_t ip_len, size_t l3_len)
+{
+    return (ip_len && ip_len <= l3_len && l3_len - ip_len <= UINT16_MAX
+            ? 0 : EMSGSIZE);
+}
+
 /* Checks the Ethernet frame in 'b', a packet that is not a TSO packet,
  * for an IP length of 0 (an IPv4 total length or IPv6 payload length)
  * behind its Ethernet header and VLAN tags while more than 65535 bytes
  * follow them.  Such a frame can only be an IPv6 jumbogram (RFC 2675):
  * stores its length, fixed header included, in '*jumbo_len' and returns 0
  * if it is a well-formed one, and returns EMSGSIZE otherwise (the BIG TCP
- * framing of a TSO packet on a packet that is not one).  Any other frame,
- * whose IP header gives its length (what follows is padding), or that is
- * not IP, or short, gets 0 in '*jumbo_len' and returns 0. */
+ * framing of a TSO packet on a packet that is not one).  A frame whose IP
+ * header gives its length gets 0 in '*jumbo_len'; it returns 0 if that
+ * length describes the frame, with at most 65535 bytes of padding after
+ * it, as flow extraction requires, and EMSGSIZE otherwise (a length cut to
+ * 16 bits, as a tunnel header pushed onto a jumbogram would have).  A
+ * frame that is not IP, or at most 65535 bytes behind its link-layer
+ * headers, returns 0. */
 int
 bigtcp_frame_check_jumbogram(const struct dp_packet *b, size_t *jumbo_len)
 {
@@ -264,14 +278,15 @@ bigtcp_frame_check_jumbogram(const struct dp_packet *b, size_t *jumbo_len)
         const struct ip_header *ip = dp_packet_at_assert(b, l3_ofs,
                                                          IP_HEADER_LEN);
 
-        return ip->ip_tot_len ? 0 : EMSGSIZE;
+        return ip_len_describes(ntohs(ip->ip_tot_len), l3_len);
     } else if (eth_type == htons(ETH_TYPE_IPV6)) {
         const struct ovs_16aligned_ip6_hdr *ip6;
         uint32_t len;
 
         ip6 = dp_packet_at_assert(b, l3_ofs, IPV6_HEADER_LEN);
         if (ip6->ip6_plen) {
-            return 0;
+            return ip_len_describes(IPV6_HEADER_LEN + ntohs(ip6->ip6_plen),
+                                    l3_len);
         }
         len = bigtcp_ipv6_jumbogram_len(ip6, l3_len);
         if (!len) {

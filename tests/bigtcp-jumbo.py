@@ -16,7 +16,7 @@
 """IPv6 jumbograms (RFC 2675) for the jumbogram tests.
 
 usage: bigtcp-jumbo.py receive CTL PORT [--payload N] [--count K]
-                           [--jumbo-delta D] [--hex FILE]
+                           [--jumbo-delta D] [--plen P] [--hex FILE]
        bigtcp-jumbo.py send IFACE --src ADDR --dst ADDR --dmac MAC
                            [--payload N] [--count K]
        bigtcp-jumbo.py recv [--count K] [--timeout SECONDS]
@@ -28,8 +28,9 @@ payload option, from port 5000 to 5001, valid TCP checksum, and hands each
 to dummy port PORT as "netdev-dummy/receive" does, through the control
 socket CTL of ovs-vswitchd (a frame of more than 64 KiB is over the limit of
 one command-line argument, so ovs-appctl cannot).  --jumbo-delta adds D to
-the jumbo payload length, which then lies about the frame.  --hex writes
-the frames to FILE, one hex frame a line.
+the jumbo payload length, which then lies about the frame; --plen P writes
+P into the IPv6 payload length instead of 0, as a length cut to 16 bits
+would be.  --hex writes the frames to FILE, one hex frame a line.
 
 "send" sends --count such frames from ADDR to ADDR (a plain TCP/IPv6
 packet if --payload leaves no more than 65535 bytes of IPv6 payload) on a
@@ -75,7 +76,7 @@ def tcp_csum(src, dst, tcp):
 
 
 def build(seq, payload_len, jumbo_delta, macs=(DST_MAC, SRC_MAC),
-          addrs=(IP6_SRC, IP6_DST)):
+          addrs=(IP6_SRC, IP6_DST), plen=None):
     """One TCP/IPv6 frame from port 5000 to 5001 with 'payload_len' bytes of
     payload: a jumbogram if that makes more than 65535 bytes of IPv6
     payload, otherwise a plain packet."""
@@ -92,6 +93,8 @@ def build(seq, payload_len, jumbo_delta, macs=(DST_MAC, SRC_MAC),
     else:
         hbh = b""
         ip6 = struct.pack("!IHBB", 6 << 28, len(tcp), 6, 64) + src + dst
+    if plen is not None:
+        ip6 = ip6[:4] + struct.pack("!H", plen) + ip6[6:]
     return macs[0] + macs[1] + b"\x86\xdd" + ip6 + hbh + bytes(tcp)
 
 
@@ -122,7 +125,8 @@ def unixctl(path, method, params):
 
 
 def cmd_receive(args):
-    frames = [build(1000 + i * args.payload, args.payload, args.jumbo_delta)
+    frames = [build(1000 + i * args.payload, args.payload, args.jumbo_delta,
+                    plen=args.plen)
               for i in range(args.count)]
     if args.hex:
         with open(args.hex, "w") as f:
@@ -193,6 +197,7 @@ def main():
     p.add_argument("--payload", type=int, default=100000)
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--jumbo-delta", type=int, default=0)
+    p.add_argument("--plen", type=int)
     p.add_argument("--hex")
     p.set_defaults(func=cmd_receive)
     p = sub.add_parser("send")
