@@ -751,6 +751,15 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
     dp_packet_batch_destroy(&out);
 }
 
+/* Whether netdev_jumbo_enforce() has to look at 'p': a frame of more than
+ * 65535 bytes behind an Ethernet header that is not a TSO packet. */
+static bool
+jumbo_candidate(const struct dp_packet *p)
+{
+    return (dp_packet_size(p) > UINT16_MAX + ETH_HEADER_LEN
+            && !dp_packet_get_tso_segsz(p));
+}
+
 /* Drops from 'batch', which is about to leave through 'netdev', the IPv6
  * jumbograms (RFC 2675) that the port's MTU does not allow, and the frames
  * that are not TSO packets, have more than 65535 bytes behind their
@@ -773,8 +782,7 @@ netdev_jumbo_enforce(const struct netdev *netdev,
     size_t i;
 
     DP_PACKET_BATCH_FOR_EACH (j, packet, batch) {
-        if (dp_packet_size(packet) > UINT16_MAX + ETH_HEADER_LEN
-            && !dp_packet_get_tso_segsz(packet)) {
+        if (jumbo_candidate(packet)) {
             any = true;
             break;
         }
@@ -788,8 +796,7 @@ netdev_jumbo_enforce(const struct netdev *netdev,
         uint64_t orig;
         int error;
 
-        if (dp_packet_size(packet) <= UINT16_MAX + ETH_HEADER_LEN
-            || dp_packet_get_tso_segsz(packet)) {
+        if (!jumbo_candidate(packet)) {
             dp_packet_batch_add(batch, packet);
             continue;
         }
