@@ -11,6 +11,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/dp-packet-pool.h \
 	lib/dp-packet-reseg.c \
 	lib/dp-packet-reseg.h \
+	lib/dp-packet-segs.c \
+	lib/dp-packet-segs.h \
 	lib/dpif-netlink-gso.c \
 	lib/dpif-netlink-gso.h \
 	lib/netdev-gro.c \

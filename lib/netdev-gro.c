@@ -27,6 +27,7 @@
 #include "csum.h"
 #include "dp-packet.h"
 #include "dp-packet-pool.h"
+#include "dp-packet-segs.h"
 #include "dpif-netdev.h"
 #include "netdev-provider.h"
 #include "netdev-tso-limits.h"
@@ -413,10 +414,12 @@ gro_mismatch(const struct gro_flow *flow, const struct dp_packet *held,
     return GRO_OK;
 }
 
-/* Moves segment 'seg', the first of a packet, into a buffer of the pool
- * with room for the whole coalesced packet, and returns the copy. */
+/* Copies segment 'seg', the first of a packet, whose headers are 'h', into
+ * a buffer of the pool with room for the whole coalesced packet, and
+ * returns the copy, which keeps 'seg' (see dp-packet-segs.h). */
 static struct dp_packet *
-gro_start_copy(struct netdev_gro *gro, struct dp_packet *seg)
+gro_start_copy(struct netdev_gro *gro, struct dp_packet *seg,
+               const struct gro_hdrs *h)
 {
     struct dp_packet *p = dp_packet_pool_get(gro->pool, NETDEV_GRO_HEADROOM);
 
@@ -425,11 +428,12 @@ gro_start_copy(struct netdev_gro *gro, struct dp_packet *seg)
     if (dp_packet_rss_valid(seg)) {
         dp_packet_set_rss_hash(p, dp_packet_get_rss_hash(seg));
     }
-    dp_packet_delete(seg);
+    dp_packet_segs_keep(p, seg, h->l3_ofs, h->l4_ofs, h->payload_len);
     return p;
 }
 
-/* Appends the payload of segment 'p' to 'flow''s packet, and frees 'p'. */
+/* Appends the payload of segment 'p' to 'flow''s packet, which keeps 'p'
+ * (see dp-packet-segs.h). */
 static void
 gro_merge(struct netdev_gro *gro, struct gro_flow *flow, struct dp_packet *p,
           const struct gro_hdrs *h)
@@ -438,7 +442,8 @@ gro_merge(struct netdev_gro *gro, struct gro_flow *flow, struct dp_packet *p,
     uint16_t flags = TCP_FLAGS(gro_tcp(p, h)->tcp_ctl);
 
     if (!flow->own_buffer) {
-        held = gro->queue[flow->slot] = gro_start_copy(gro, held);
+        held = gro->queue[flow->slot] = gro_start_copy(gro, held,
+                                                       &flow->hdrs);
         flow->own_buffer = true;
     }
     dp_packet_put(held, (const char *) dp_packet_data(p) + h->hdr_len,
@@ -449,7 +454,7 @@ gro_merge(struct netdev_gro *gro, struct gro_flow *flow, struct dp_packet *p,
 
     flow->n_segs++;
     flow->next_seq += h->payload_len;
-    dp_packet_delete(p);
+    dp_packet_segs_keep(held, p, h->l3_ofs, h->l4_ofs, h->payload_len);
 }
 
 /* Makes the packet of open flow 'idx' final (the lengths and checksums of

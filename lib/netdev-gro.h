@@ -47,8 +47,12 @@
  * packet whose segment size is the first segment's payload: a packet that
  * the resegmentation engine or the device cuts back into the same
  * segments.  Packets over 64 KiB use the BIG TCP framing (see
- * bigtcp-framing.h).  The one difference: a flow whose IPv4 IDs stay the
- * same comes back out with incrementing IDs, as from any other TSO packet.
+ * bigtcp-framing.h).  It also keeps the segments it was made of
+ * (dp-packet-segs.h): a port that takes no TSO packets sends those, with
+ * the headers that actions gave the packet, instead of segmenting it
+ * again.  Segments that a device or the engine cuts differ from those in
+ * one way: a flow whose IPv4 IDs stay the same gets incrementing IDs, as
+ * from any other TSO packet.
  *
  * GRO never holds a packet after netdev_rxq_recv() returns: it receives up
  * to NETDEV_GRO_MAX_PACKETS packets in a row, while the port has some and

@@ -17,7 +17,7 @@
 
 usage: bigtcp-gro.py gen [OPTIONS] [K:FIELD=VALUE...]
        bigtcp-gro.py random SEED [--count N]
-       bigtcp-gro.py compare SENT RECEIVED.pcap [--same-id]
+       bigtcp-gro.py compare SENT RECEIVED.pcap [--same-id] [--set F=V...]
 
 "gen" prints the frames of one TCP flow, one hex frame a line, as
 "ovs-appctl netdev-dummy/receive" takes them: --count segments (default
@@ -49,11 +49,16 @@ and of an IPv4 fragment and the rest of its flow, may differ), and prints
 "N frames identical".  A coalesced flow whose IPv4
 IDs stayed the same comes back out with incrementing IDs, as from any TSO
 packet: --same-id leaves the IDs (and the IPv4 header checksums) of such
-flows out of the comparison.
+flows out of the comparison.  Each --set FIELD=VALUE changes the SENT
+frames as an action would before they are compared, and their IPv4 header
+and TCP checksums are computed again from scratch: nw_src (an IPv4 or IPv6
+address), tp_dst, ttl (IPv4 TTL or IPv6 hop limit), vlan (pushes an
+802.1Q tag of this VLAN).
 """
 
 import argparse
 import importlib.util
+import ipaddress
 import os
 import random
 import struct
@@ -278,9 +283,51 @@ def mask_id(frame):
     return bytes(frame)
 
 
+def apply_sets(frame, sets):
+    """Returns 'frame' changed as 'sets' (FIELD=VALUE strings) say, with
+    its IPv4 header and TCP checksums computed again."""
+    frame = bytearray(frame)
+    for item in sets:
+        field, value = item.split("=", 1)
+        if field == "vlan":
+            frame[12:12] = struct.pack("!HH", 0x8100, int(value))
+            continue
+        l3, _ = l3_offset(frame)
+        ofs, ver = l4_offset(frame)
+        if field == "nw_src":
+            addr = ipaddress.ip_address(value).packed
+            start = l3 + 12 if ver == 4 else l3 + 8
+            frame[start:start + len(addr)] = addr
+        elif field == "tp_dst":
+            struct.pack_into("!H", frame, ofs + 2, int(value))
+        elif field == "ttl":
+            frame[l3 + 8 if ver == 4 else l3 + 7] = int(value)
+        else:
+            raise ValueError("unknown field %s" % field)
+    l3, _ = l3_offset(frame)
+    ofs, ver = l4_offset(frame)
+    if ver == 4:
+        iplen, = struct.unpack_from("!H", frame, l3 + 2)
+        struct.pack_into("!H", frame, l3 + 10, 0)
+        struct.pack_into("!H", frame, l3 + 10,
+                         ~csum16(bytes(frame[l3:ofs])) & 0xffff)
+        l4 = frame[ofs:l3 + iplen]
+        pseudo = frame[l3 + 12:l3 + 20] + struct.pack("!xBH", 6, len(l4))
+    else:
+        plen, = struct.unpack_from("!H", frame, l3 + 4)
+        l4 = frame[ofs:l3 + 40 + plen]
+        pseudo = frame[l3 + 8:l3 + 40] + struct.pack("!IxxxB", len(l4), 6)
+    l4[16:18] = b"\0\0"
+    struct.pack_into("!H", frame, ofs + 16,
+                     ~csum16(bytes(pseudo + l4)) & 0xffff)
+    return bytes(frame)
+
+
 def cmd_compare(args):
     with open(args.sent) as f:
         sent = [bytes.fromhex(line.strip()) for line in f if line.strip()]
+    if args.set:
+        sent = [apply_sets(frame, args.set) for frame in sent]
     received = read_pcap(args.received)
     if len(sent) != len(received):
         print("sent %d frames, received %d" % (len(sent), len(received)))
@@ -329,6 +376,7 @@ def main():
     c.add_argument("sent")
     c.add_argument("received")
     c.add_argument("--same-id", action="store_true")
+    c.add_argument("--set", action="append", default=[])
     args = parser.parse_args()
     if args.cmd == "gen":
         cmd_gen(args)
