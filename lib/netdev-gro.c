@@ -134,6 +134,9 @@ struct netdev_gro {
     struct gro_flow flows[GRO_MAX_FLOWS];
     size_t n_flows;
 
+    bool keep_segs;                 /* Whether coalesced packets keep their
+                                     * segments, as of the last receive. */
+
     /* Coalesced packets and their segments, not yet taken. */
     uint64_t n_packets;
     uint64_t n_segments;
@@ -414,9 +417,23 @@ gro_mismatch(const struct gro_flow *flow, const struct dp_packet *held,
     return GRO_OK;
 }
 
+/* Gives segment 'seg', whose headers are 'h', to coalesced packet 'p' to
+ * keep (see dp-packet-segs.h) if 'gro' keeps segments, otherwise frees
+ * it. */
+static void
+gro_keep(const struct netdev_gro *gro, struct dp_packet *p,
+         struct dp_packet *seg, const struct gro_hdrs *h)
+{
+    if (gro->keep_segs) {
+        dp_packet_segs_keep(p, seg, h->l3_ofs, h->l4_ofs, h->payload_len);
+    } else {
+        dp_packet_delete(seg);
+    }
+}
+
 /* Copies segment 'seg', the first of a packet, whose headers are 'h', into
  * a buffer of the pool with room for the whole coalesced packet, and
- * returns the copy, which keeps 'seg' (see dp-packet-segs.h). */
+ * returns the copy, which takes 'seg' (see gro_keep()). */
 static struct dp_packet *
 gro_start_copy(struct netdev_gro *gro, struct dp_packet *seg,
                const struct gro_hdrs *h)
@@ -428,12 +445,12 @@ gro_start_copy(struct netdev_gro *gro, struct dp_packet *seg,
     if (dp_packet_rss_valid(seg)) {
         dp_packet_set_rss_hash(p, dp_packet_get_rss_hash(seg));
     }
-    dp_packet_segs_keep(p, seg, h->l3_ofs, h->l4_ofs, h->payload_len);
+    gro_keep(gro, p, seg, h);
     return p;
 }
 
-/* Appends the payload of segment 'p' to 'flow''s packet, which keeps 'p'
- * (see dp-packet-segs.h). */
+/* Appends the payload of segment 'p' to 'flow''s packet, which takes 'p'
+ * (see gro_keep()). */
 static void
 gro_merge(struct netdev_gro *gro, struct gro_flow *flow, struct dp_packet *p,
           const struct gro_hdrs *h)
@@ -454,7 +471,7 @@ gro_merge(struct netdev_gro *gro, struct gro_flow *flow, struct dp_packet *p,
 
     flow->n_segs++;
     flow->next_seq += h->payload_len;
-    dp_packet_segs_keep(held, p, h->l3_ofs, h->l4_ofs, h->payload_len);
+    gro_keep(gro, held, p, h);
 }
 
 /* Makes the packet of open flow 'idx' final (the lengths and checksums of
@@ -503,11 +520,13 @@ netdev_gro_flush(struct netdev_gro *gro)
 
 /* Takes in received packet 'p': merges it into the packet of its flow,
  * opens a flow with it, or queues it as it is.  'max_size' is the largest
- * coalesced frame (gro-max-size), from the Ethernet header on.  The queue
- * must have room for 'p' (see netdev_gro_n_pending()). */
+ * coalesced frame (gro-max-size), from the Ethernet header on;
+ * 'keep_segs' whether coalesced packets keep their segments
+ * (gro-keep-segments).  The queue must have room for 'p' (see
+ * netdev_gro_n_pending()). */
 void
 netdev_gro_receive(struct netdev_gro *gro, struct dp_packet *p,
-                   uint32_t max_size)
+                   uint32_t max_size, bool keep_segs)
 {
     enum gro_reason reason;
     const struct tcp_header *tcp;
@@ -517,6 +536,7 @@ netdev_gro_receive(struct netdev_gro *gro, struct dp_packet *p,
     size_t i;
 
     ovs_assert(gro->n_queue < GRO_MAX_QUEUE);
+    gro->keep_segs = keep_segs;
 
     reason = gro_parse(p, &h, &is_tcp);
     if (!is_tcp) {
@@ -644,10 +664,12 @@ netdev_gro_rxq_recv(struct netdev_rxq *rx, struct dp_packet_batch *batch,
     struct netdev_gro *gro = rx->gro;
     uint64_t packets, segments, orig;
     uint32_t max_size;
+    bool keep_segs;
     int error = 0;
 
     if (!gro || !gro->n_queue) {
         atomic_read_relaxed(&cfg->max_size, &max_size);
+        atomic_read_relaxed(&cfg->keep_segs, &keep_segs);
         if (!max_size) {
             return class->rxq_recv(rx, batch, qfill);
         }
@@ -666,7 +688,7 @@ netdev_gro_rxq_recv(struct netdev_rxq *rx, struct dp_packet_batch *batch,
                 break;
             }
             DP_PACKET_BATCH_FOR_EACH (i, p, &in) {
-                netdev_gro_receive(gro, p, max_size);
+                netdev_gro_receive(gro, p, max_size, keep_segs);
             }
             n_received += dp_packet_batch_size(&in);
             if (gro->n_queue >= NETDEV_MAX_BURST) {
@@ -711,6 +733,7 @@ void
 netdev_gro_config_init(struct netdev_gro_config *cfg)
 {
     atomic_init(&cfg->max_size, 0);
+    atomic_init(&cfg->keep_segs, true);
     cfg->error = NULL;
     atomic_init(&cfg->n_packets, 0);
     atomic_init(&cfg->n_segments, 0);
@@ -734,6 +757,7 @@ netdev_gro_set_config(struct netdev *netdev, struct smap *args)
     struct netdev_gro_config *cfg = &netdev->gro;
     const char *s = smap_get(args, "gro-max-size");
     uint32_t old_size, size = 0;
+    bool old_keep, keep = true;
     unsigned int n;
 
     free(cfg->error);
@@ -750,6 +774,30 @@ netdev_gro_set_config(struct netdev *netdev, struct smap *args)
             VLOG_WARN("%s", cfg->error);
         }
         smap_remove(args, "gro-max-size");
+    }
+
+    s = smap_get(args, "gro-keep-segments");
+    if (s) {
+        if (!strcmp(s, "true") || !strcmp(s, "false")) {
+            keep = !strcmp(s, "true");
+        } else {
+            char *error = xasprintf("%s: invalid gro-keep-segments \"%s\" "
+                                    "(expected true or false), ignored",
+                                    netdev_get_name(netdev), s);
+
+            VLOG_WARN("%s", error);
+            if (cfg->error) {
+                free(error);
+            } else {
+                cfg->error = error;
+            }
+        }
+        smap_remove(args, "gro-keep-segments");
+    }
+    atomic_read_relaxed(&cfg->keep_segs, &old_keep);
+    if (keep != old_keep) {
+        atomic_store_relaxed(&cfg->keep_segs, keep);
+        netdev_change_seq_changed(netdev);
     }
 
     atomic_read_relaxed(&cfg->max_size, &old_size);
@@ -782,6 +830,16 @@ gro_max_size(const struct netdev *netdev)
     return size;
 }
 
+static bool
+gro_keep_segs(const struct netdev *netdev)
+{
+    bool keep;
+
+    atomic_read_relaxed(&CONST_CAST(struct netdev *, netdev)->gro.keep_segs,
+                        &keep);
+    return keep;
+}
+
 static void
 gro_read_counts(const struct netdev *netdev, uint64_t *packets,
                 uint64_t *segments)
@@ -802,6 +860,8 @@ netdev_gro_get_status(const struct netdev *netdev, struct smap *smap)
 
     if (size) {
         smap_add_format(smap, "gro_max_size", "%"PRIu32, size);
+        smap_add(smap, "gro_keep_segments",
+                 gro_keep_segs(netdev) ? "true" : "false");
     }
 }
 
@@ -830,6 +890,8 @@ format_gro(const struct netdev *netdev, struct json *port, struct ds *s)
     gro_read_counts(netdev, &packets, &segments);
     if (port) {
         json_object_put(port, "gro_max_size", json_integer_create(size));
+        json_object_put(port, "gro_keep_segments",
+                        json_boolean_create(gro_keep_segs(netdev)));
         json_object_put(port, "rx_gro_packets", json_integer_create(packets));
         json_object_put(port, "rx_gro_segments",
                         json_integer_create(segments));
@@ -837,6 +899,9 @@ format_gro(const struct netdev *netdev, struct json *port, struct ds *s)
     }
     if (size) {
         ds_put_format(s, " gro-max-size=%"PRIu32, size);
+        if (!gro_keep_segs(netdev)) {
+            ds_put_cstr(s, " gro-keep-segments=false");
+        }
     } else {
         ds_put_cstr(s, " GRO off");
     }

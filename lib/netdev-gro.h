@@ -48,9 +48,9 @@
  * the resegmentation engine or the device cuts back into the same
  * segments.  Packets over 64 KiB use the BIG TCP framing (see
  * bigtcp-framing.h).  It also keeps the segments it was made of
- * (dp-packet-segs.h): a port that takes no TSO packets sends those, with
- * the headers that actions gave the packet, instead of segmenting it
- * again.  Segments that a device or the engine cuts differ from those in
+ * (dp-packet-segs.h), unless Interface option "gro-keep-segments" is
+ * false: a port that takes no TSO packets sends those, with the headers
+ * that actions gave the packet, instead of segmenting it again.  Segments that a device or the engine cuts differ from those in
  * one way: a flow whose IPv4 IDs stay the same gets incrementing IDs, as
  * from any other TSO packet.
  *
@@ -77,7 +77,10 @@ struct smap;
 struct netdev_gro_config {
     atomic_uint32_t max_size;      /* Interface option "gro-max-size", 0 if
                                     * GRO is off. */
-    char *error;                   /* Why the option was ignored, or NULL. */
+    atomic_bool keep_segs;         /* Interface option "gro-keep-segments":
+                                    * coalesced packets keep their
+                                    * segments (dp-packet-segs.h). */
+    char *error;                   /* Why an option was ignored, or NULL. */
     atomic_uint64_t n_packets;     /* Coalesced packets received. */
     atomic_uint64_t n_segments;    /* The segments in them. */
 };
@@ -91,7 +94,7 @@ struct netdev_gro_config {
 struct netdev_gro *netdev_gro_create(void);
 void netdev_gro_destroy(struct netdev_gro *);
 void netdev_gro_receive(struct netdev_gro *, struct dp_packet *,
-                        uint32_t max_size);
+                        uint32_t max_size, bool keep_segs);
 void netdev_gro_flush(struct netdev_gro *);
 size_t netdev_gro_pop(struct netdev_gro *, struct dp_packet_batch *);
 size_t netdev_gro_n_pending(const struct netdev_gro *);

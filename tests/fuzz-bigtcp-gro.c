@@ -19,7 +19,8 @@
  *
  * Input: one byte that says how the port marked the frames' checksums
  * (bits 0-1: unknown, good, partial or bad L4 checksum; bit 2: good IPv4
- * header checksum), one byte that picks gro-max-size (3000 + 2048 times
+ * header checksum) and whether coalesced packets keep their segments (bit
+ * 3, see dp-packet-segs.h), one byte that picks gro-max-size (3000 + 2048 times
  * it), then frames, each a 2-byte big-endian length and that many bytes.
  * The frames go through netdev_gro_receive() in receives of up to 32, as
  * netdev_gro_rxq_recv() would take them.
@@ -29,14 +30,17 @@
  * length says its size (or 0, BIG TCP, over 64 KiB), with a valid IPv4
  * header checksum, and whose payload makes at least two segments; that
  * each segments in software (dp_packet_gso()) into as many segments as
- * its payload and segment size say; and that the counts GRO reports add
- * up: the segments in coalesced packets, and the packets that merging
- * saved. */
+ * its payload and segment size say, with valid IPv4 header checksums and,
+ * unless the port vouched for checksums that it did not check, valid TCP
+ * checksums (kept segments' adjusted from their own); and that the counts
+ * GRO reports add up: the segments in coalesced packets, and the packets
+ * that merging saved. */
 
 #include <config.h>
 
 #include <string.h>
 
+#include "csum.h"
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
 #include "flow.h"
@@ -49,10 +53,32 @@
 /* The entry point that libFuzzer calls with each input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Asserts that segment 'seg', ready to be sent by a port without checksum
+ * offloads, has a valid IPv4 header checksum and, if 'check_l4', a valid
+ * TCP checksum. */
+static void
+check_segment(const struct dp_packet *seg, bool check_l4)
+{
+    const struct ip_header *ip = dp_packet_l3(seg);
+    const char *l4 = dp_packet_l4(seg);
+    uint32_t l4_len = dp_packet_size(seg) - seg->l4_ofs;
+    uint32_t sum;
+
+    if (IP_VER(ip->ip_ihl_ver) == 4) {
+        ovs_assert(!csum(ip, IP_HEADER_LEN));
+        sum = packet_csum_pseudoheader_l4len(ip, l4_len);
+    } else {
+        sum = packet_csum_pseudoheader6_l4len(dp_packet_l3(seg), IPPROTO_TCP,
+                                              l4_len);
+    }
+    ovs_assert(!check_l4 || !csum_finish(csum_continue(sum, l4, l4_len)));
+}
+
 /* Checks coalesced packet 'p' (see above) and returns the number of
- * segments it makes. */
+ * segments it makes.  'check_l4': whether the TCP checksums of the
+ * segments it was made of were right. */
 static size_t
-check_coalesced(struct dp_packet *p, uint32_t max_size)
+check_coalesced(struct dp_packet *p, uint32_t max_size, bool check_l4)
 {
     const struct eth_header *eth = dp_packet_data(p);
     size_t l3_ofs = ETH_HEADER_LEN;
@@ -112,6 +138,7 @@ check_coalesced(struct dp_packet *p, uint32_t max_size)
         ovs_assert(dp_packet_batch_size(&segs) == n_segs);
         DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
             dp_packet_ol_send_prepare(seg, 0);
+            check_segment(seg, check_l4);
         }
         dp_packet_delete_batch(&segs, true);
         dp_packet_batch_destroy(&segs);
@@ -121,11 +148,12 @@ check_coalesced(struct dp_packet *p, uint32_t max_size)
     return n_segs;
 }
 
-/* Takes the packets that 'gro' has made, checks them, and frees them.
- * Returns how many there were; adds the segments of coalesced ones to
- * '*n_segs'. */
+/* Takes the packets that 'gro' has made, checks them (see
+ * check_coalesced()), and frees them.  Returns how many there were; adds
+ * the segments of coalesced ones to '*n_segs'. */
 static size_t
-drain(struct netdev_gro *gro, uint32_t max_size, uint64_t *n_segs)
+drain(struct netdev_gro *gro, uint32_t max_size, bool check_l4,
+      uint64_t *n_segs)
 {
     size_t n = 0;
 
@@ -138,7 +166,7 @@ drain(struct netdev_gro *gro, uint32_t max_size, uint64_t *n_segs)
         n += netdev_gro_pop(gro, &batch);
         DP_PACKET_BATCH_FOR_EACH (i, p, &batch) {
             if (dp_packet_get_tso_segsz(p)) {
-                *n_segs += check_coalesced(p, max_size);
+                *n_segs += check_coalesced(p, max_size, check_l4);
             } else {
                 dp_packet_delete(p);
             }
@@ -193,14 +221,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (marks & 4) {
             dp_packet_ip_checksum_set_good(p);
         }
-        netdev_gro_receive(gro, p, max_size);
+        netdev_gro_receive(gro, p, max_size, marks & 8);
         n_in++;
         if (++n_round == NETDEV_MAX_BURST) {
-            n_out += drain(gro, max_size, &n_segs);
+            n_out += drain(gro, max_size, (marks & 3) != 1, &n_segs);
             n_round = 0;
         }
     }
-    n_out += drain(gro, max_size, &n_segs);
+    n_out += drain(gro, max_size, (marks & 3) != 1, &n_segs);
 
     ovs_assert(n_out <= n_in);
     netdev_gro_take_counts(gro, &packets, &segments);
