@@ -733,7 +733,7 @@ void
 netdev_gro_config_init(struct netdev_gro_config *cfg)
 {
     atomic_init(&cfg->max_size, 0);
-    atomic_init(&cfg->keep_segs, true);
+    atomic_init(&cfg->keep_segs, false);
     cfg->error = NULL;
     atomic_init(&cfg->n_packets, 0);
     atomic_init(&cfg->n_segments, 0);
@@ -757,7 +757,7 @@ netdev_gro_set_config(struct netdev *netdev, struct smap *args)
     struct netdev_gro_config *cfg = &netdev->gro;
     const char *s = smap_get(args, "gro-max-size");
     uint32_t old_size, size = 0;
-    bool old_keep, keep = true;
+    bool old_keep, keep = false;
     unsigned int n;
 
     free(cfg->error);
@@ -899,8 +899,8 @@ format_gro(const struct netdev *netdev, struct json *port, struct ds *s)
     }
     if (size) {
         ds_put_format(s, " gro-max-size=%"PRIu32, size);
-        if (!gro_keep_segs(netdev)) {
-            ds_put_cstr(s, " gro-keep-segments=false");
+        if (gro_keep_segs(netdev)) {
+            ds_put_cstr(s, " gro-keep-segments=true");
         }
     } else {
         ds_put_cstr(s, " GRO off");

@@ -431,13 +431,16 @@ class Topology:
 
 def userspace(topo, ovs, b="internal"):
     """A -> br0 (netdev datapath of OVS, flow "normal") -> B, where B's b0
-    is an internal port or (b="veth") a veth with the peer ovs-b0."""
+    is an internal port or (b="veth") a veth with the peer ovs-b0, or
+    (b="veth-notso") such a veth whose side ovs-b0 has TSO off."""
     topo.clean()
     topo.veth("A", "a0", "ovs-a0")
     ovs.vsctl("add-br", "br0", "--", "set", "Bridge", "br0",
               "datapath_type=netdev", "--", "add-port", "br0", "ovs-a0")
-    if b == "veth":
+    if b in ("veth", "veth-notso"):
         topo.veth("B", "b0", "ovs-b0")
+        if b == "veth-notso":
+            run(["ethtool", "-K", "ovs-b0", "tso", "off"])
         ovs.vsctl("add-port", "br0", "ovs-b0")
     else:
         ovs.vsctl("add-port", "br0", "b0", "--", "set", "Interface", "b0",
