@@ -733,7 +733,7 @@ void
 netdev_gro_config_init(struct netdev_gro_config *cfg)
 {
     atomic_init(&cfg->max_size, 0);
-    atomic_init(&cfg->keep_segs, false);
+    atomic_init(&cfg->keep_segs, true);
     cfg->error = NULL;
     atomic_init(&cfg->n_packets, 0);
     atomic_init(&cfg->n_segments, 0);
@@ -746,9 +746,10 @@ netdev_gro_config_destroy(struct netdev_gro_config *cfg)
     cfg->error = NULL;
 }
 
-/* Applies Interface option "gro-max-size" in 'args' to 'netdev', and
- * removes it from 'args' for the netdev provider.  0 or no option is GRO
- * off.  An invalid value is ignored, as if it were absent, and logged; the
+/* Applies Interface options "gro-max-size" and "gro-keep-segments" in
+ * 'args' to 'netdev', and removes them from 'args' for the netdev provider.
+ * 0 or no "gro-max-size" is GRO off; no "gro-keep-segments" is true.  An
+ * invalid value is ignored, as if it were absent, and logged; the
  * explanation is available from netdev_gro_get_error() until the options
  * change. */
 void
@@ -757,7 +758,7 @@ netdev_gro_set_config(struct netdev *netdev, struct smap *args)
     struct netdev_gro_config *cfg = &netdev->gro;
     const char *s = smap_get(args, "gro-max-size");
     uint32_t old_size, size = 0;
-    bool old_keep, keep = false;
+    bool old_keep, keep = true;
     unsigned int n;
 
     free(cfg->error);
@@ -899,8 +900,8 @@ format_gro(const struct netdev *netdev, struct json *port, struct ds *s)
     }
     if (size) {
         ds_put_format(s, " gro-max-size=%"PRIu32, size);
-        if (gro_keep_segs(netdev)) {
-            ds_put_cstr(s, " gro-keep-segments=true");
+        if (!gro_keep_segs(netdev)) {
+            ds_put_cstr(s, " gro-keep-segments=false");
         }
     } else {
         ds_put_cstr(s, " GRO off");

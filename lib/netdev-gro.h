@@ -48,14 +48,12 @@
  * the resegmentation engine or the device cuts back into the same
  * segments.  Packets over 64 KiB use the BIG TCP framing (see
  * bigtcp-framing.h).  It also keeps the segments it was made of
- * (dp-packet-segs.h) if Interface option "gro-keep-segments" is true: a
- * port that takes no TSO packets sends those, with the headers that
- * actions gave the packet, instead of segmenting it again.  It is off by
- * default, as Linux's rx-gro-list is: held segments cost the heap more
- * than they save when the packet leaves through a port that takes TSO
- * packets (see Documentation/userspace-datapath.md).  Segments that a device or the engine cuts differ from those in
- * one way: a flow whose IPv4 IDs stay the same gets incrementing IDs, as
- * from any other TSO packet.
+ * (dp-packet-segs.h), unless Interface option "gro-keep-segments" is
+ * false: a port that takes no TSO packets sends those, with the headers
+ * that actions gave the packet, instead of segmenting it again.  Segments
+ * that a device or the engine cuts from the packet itself differ from the
+ * kept ones in one way: a flow whose IPv4 IDs stay the same gets
+ * incrementing IDs, as from any other TSO packet.
  *
  * GRO never holds a packet after netdev_rxq_recv() returns: it receives up
  * to NETDEV_GRO_MAX_PACKETS packets in a row, while the port has some and
