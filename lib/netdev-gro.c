@@ -102,6 +102,9 @@ gro_refuse(enum gro_reason reason)
 #define GRO_MAX_FLOWS NETDEV_MAX_BURST
 #define GRO_MAX_QUEUE (2 * NETDEV_MAX_BURST)
 
+/* Interface option "gro-keep-segments" when absent or invalid. */
+#define GRO_KEEP_SEGS_DEFAULT true
+
 /* The headers of a TCP segment over IPv4 or IPv6, in Ethernet with at most
  * one 802.1Q tag. */
 struct gro_hdrs {
@@ -733,7 +736,7 @@ void
 netdev_gro_config_init(struct netdev_gro_config *cfg)
 {
     atomic_init(&cfg->max_size, 0);
-    atomic_init(&cfg->keep_segs, true);
+    atomic_init(&cfg->keep_segs, GRO_KEEP_SEGS_DEFAULT);
     cfg->error = NULL;
     atomic_init(&cfg->n_packets, 0);
     atomic_init(&cfg->n_segments, 0);
@@ -758,7 +761,7 @@ netdev_gro_set_config(struct netdev *netdev, struct smap *args)
     struct netdev_gro_config *cfg = &netdev->gro;
     const char *s = smap_get(args, "gro-max-size");
     uint32_t old_size, size = 0;
-    bool old_keep, keep = true;
+    bool old_keep, keep = GRO_KEEP_SEGS_DEFAULT;
     unsigned int n;
 
     free(cfg->error);
