@@ -22,6 +22,8 @@ lib_libopenvswitch_la_SOURCES += \
 
 if LINUX
 lib_libopenvswitch_la_SOURCES += \
+	lib/netdev-linux-probe.c \
+	lib/netdev-linux-probe.h \
 	lib/netdev-linux-reseg.c \
 	lib/netdev-linux-reseg.h
 endif

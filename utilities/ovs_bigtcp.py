@@ -118,12 +118,14 @@ class Ovs:
     """A private ovsdb-server and ovs-vswitchd from the build tree TREE,
     with all their files in WORK.  Never touches a system Open vSwitch.
     With system=False (the default), ovs-vswitchd runs the userspace
-    datapath only (--disable-system) with userspace TSO on."""
+    datapath only (--disable-system) with userspace TSO on.  With NS, both
+    daemons run in that network namespace (a chassis of its own)."""
 
-    def __init__(self, tree, work, system=False):
+    def __init__(self, tree, work, system=False, ns=None):
         self.tree = tree
         self.work = work
         self.system = system
+        self.ns = ns
         self.env = dict(os.environ)
         self.env["PATH"] = ":".join([os.path.join(tree, d) for d in
                                      ("utilities", "vswitchd", "ovsdb")]
@@ -135,7 +137,8 @@ class Ovs:
         self.log = os.path.join(work, "ovs-vswitchd.log")
 
     def cmd(self, *args, check=True, timeout=60):
-        return run(args, check=check, timeout=timeout, env=self.env)
+        return run(args, ns=self.ns, check=check, timeout=timeout,
+                   env=self.env)
 
     def start(self):
         os.makedirs(self.work, exist_ok=True)

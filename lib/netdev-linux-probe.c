@@ -1,0 +1,392 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "netdev-linux-probe.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/if_packet.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <linux/virtio_net.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip6.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "netlink.h"
+#include "netlink-socket.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/vlog.h"
+#include "ovs-thread.h"
+#include "packets.h"
+#include "timeval.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_linux_probe);
+
+/* The probe's packet: a TCP packet whose payload is just over what an IPv6
+ * payload length can say, in segments of PROBE_MSS bytes. */
+#define PROBE_PAYLOAD (UINT16_MAX + 1000)
+#define PROBE_MSS 1400
+
+/* The probe's veth pair, in the probing thread's own network namespace:
+ * packets go from PROBE_TX to an address of PROBE_RX. */
+#define PROBE_TX "bigtcp-probe0"
+#define PROBE_RX "bigtcp-probe1"
+static const struct eth_addr probe_tx_mac = ETH_ADDR_C(02,00,00,00,00,01);
+static const struct eth_addr probe_rx_mac = ETH_ADDR_C(02,00,00,00,00,02);
+
+/* Addresses from the documentation prefix (RFC 3849). */
+static const struct in6_addr probe_src = { { { 0x20, 0x01, 0x0d, 0xb8, 0, 0,
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                               1 } } };
+static const struct in6_addr probe_dst = { { { 0x20, 0x01, 0x0d, 0xb8, 0, 0,
+                                               0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                               2 } } };
+
+const char *
+netdev_linux_ipv6_bigtcp_to_string(enum netdev_linux_ipv6_bigtcp framing)
+{
+    switch (framing) {
+    case NETDEV_LINUX_IPV6_BIGTCP_HBH:
+        return "jumbo option";
+    case NETDEV_LINUX_IPV6_BIGTCP_PLAIN:
+        return "payload length 0";
+    case NETDEV_LINUX_IPV6_BIGTCP_NONE:
+        return "none";
+    case NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN:
+    default:
+        return "unknown";
+    }
+}
+
+/* Sends rtnetlink request 'msg' on 'sock', frees it, and waits for the
+ * kernel's answer.  Not nl_transact(): its sockets may belong to another
+ * network namespace than the probing thread's. */
+static int
+probe_transact(struct nl_sock *sock, struct ofpbuf *msg)
+{
+    uint64_t stub[1024 / 8];
+    struct ofpbuf reply;
+    int error;
+
+    nl_msg_nlmsghdr(msg)->nlmsg_flags |= NLM_F_ACK;
+    error = nl_sock_send(sock, msg, true);
+    ofpbuf_uninit(msg);
+    if (error) {
+        return error;
+    }
+    ofpbuf_use_stub(&reply, stub, sizeof stub);
+    error = nl_sock_recv(sock, &reply, NULL, true);
+    if (!error && !nl_msg_nlmsgerr(&reply, &error, NULL)) {
+        error = EPROTO;
+    }
+    ofpbuf_uninit(&reply);
+    return error;
+}
+
+/* Starts in 'msg' an RTM_NEWLINK request with 'flags' for the device with
+ * index 'ifindex' (0 for a new one). */
+static void
+probe_newlink(struct ofpbuf *msg, int flags, int ifindex)
+{
+    struct ifinfomsg *ifi;
+
+    ofpbuf_init(msg, 0);
+    nl_msg_put_nlmsghdr(msg, 0, RTM_NEWLINK, NLM_F_REQUEST | flags);
+    ifi = ofpbuf_put_zeros(msg, sizeof *ifi);
+    ifi->ifi_family = AF_UNSPEC;
+    ifi->ifi_index = ifindex;
+}
+
+/* Makes the probe's veth pair in the current network namespace, with
+ * BIG TCP limits, up, and gives PROBE_RX the address 'probe_dst'.  Stores
+ * the index of PROBE_TX in '*tx_ifindex'. */
+static int
+probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
+{
+    const char *names[] = { PROBE_TX, PROBE_RX };
+    struct ifaddrmsg *ifa;
+    struct ofpbuf msg;
+    size_t linkinfo, data, peer;
+    int error;
+
+    probe_newlink(&msg, NLM_F_CREATE | NLM_F_EXCL, 0);
+    nl_msg_put_string(&msg, IFLA_IFNAME, PROBE_TX);
+    nl_msg_put_unspec(&msg, IFLA_ADDRESS, &probe_tx_mac, ETH_ADDR_LEN);
+    linkinfo = nl_msg_start_nested(&msg, IFLA_LINKINFO);
+    nl_msg_put_string(&msg, IFLA_INFO_KIND, "veth");
+    data = nl_msg_start_nested(&msg, IFLA_INFO_DATA);
+    peer = nl_msg_start_nested(&msg, VETH_INFO_PEER);
+    ofpbuf_put_zeros(&msg, sizeof(struct ifinfomsg));
+    nl_msg_put_string(&msg, IFLA_IFNAME, PROBE_RX);
+    nl_msg_put_unspec(&msg, IFLA_ADDRESS, &probe_rx_mac, ETH_ADDR_LEN);
+    nl_msg_end_nested(&msg, peer);
+    nl_msg_end_nested(&msg, data);
+    nl_msg_end_nested(&msg, linkinfo);
+    error = probe_transact(sock, &msg);
+    if (error) {
+        return error;
+    }
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        struct ifinfomsg *ifi;
+        int ifindex = if_nametoindex(names[i]);
+
+        if (!ifindex) {
+            return errno;
+        }
+        probe_newlink(&msg, 0, ifindex);
+        ifi = ofpbuf_at_assert(&msg, NLMSG_HDRLEN, sizeof *ifi);
+        ifi->ifi_flags = IFF_UP;
+        ifi->ifi_change = IFF_UP;
+        nl_msg_put_u32(&msg, IFLA_GSO_MAX_SIZE, GSO_MAX_SIZE);
+        error = probe_transact(sock, &msg);
+        if (error) {
+            return error;
+        }
+        if (i == 0) {
+            *tx_ifindex = ifindex;
+            continue;
+        }
+
+        ofpbuf_init(&msg, 0);
+        nl_msg_put_nlmsghdr(&msg, 0, RTM_NEWADDR,
+                            NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL);
+        ifa = ofpbuf_put_zeros(&msg, sizeof *ifa);
+        ifa->ifa_family = AF_INET6;
+        ifa->ifa_prefixlen = 128;
+        ifa->ifa_flags = IFA_F_NODAD;
+        ifa->ifa_index = ifindex;
+        nl_msg_put_in6_addr(&msg, IFA_LOCAL, &probe_dst);
+        nl_msg_put_in6_addr(&msg, IFA_ADDRESS, &probe_dst);
+        error = probe_transact(sock, &msg);
+        if (error) {
+            return error;
+        }
+    }
+    return 0;
+}
+
+/* Returns the IPv6 packets that the current network namespace's stack
+ * delivered to an upper-layer protocol so far, or -1 if they cannot be
+ * read.  /proc/thread-self, not /proc/self: the thread that asks has a
+ * network namespace of its own. */
+static long long int
+probe_ip6_in_delivers(void)
+{
+    FILE *f = fopen("/proc/thread-self/net/snmp6", "r");
+    long long int value = -1;
+    char name[64];
+    long long int v;
+
+    if (!f) {
+        return -1;
+    }
+    while (fscanf(f, "%63s %lld", name, &v) == 2) {
+        if (!strcmp(name, "Ip6InDelivers")) {
+            value = v;
+            break;
+        }
+    }
+    fclose(f);
+    return value;
+}
+
+/* Writes into 'buf' the probe's virtio-net header and frame, an IPv6 TCP
+ * TSO packet of PROBE_PAYLOAD bytes of payload to a closed port of
+ * 'probe_dst', with a jumbo option if 'hbh'.  Returns its length. */
+static size_t
+probe_frame(char *buf, bool hbh)
+{
+    struct virtio_net_hdr *vnet = ALIGNED_CAST(struct virtio_net_hdr *, buf);
+    struct eth_header *eth = ALIGNED_CAST(struct eth_header *, vnet + 1);
+    struct ovs_16aligned_ip6_hdr *ip6;
+    struct tcp_header *tcp;
+    size_t l4_ofs;
+    char *p;
+
+    memset(buf, 0, sizeof *vnet + ETH_HEADER_LEN + IPV6_HEADER_LEN + 8
+           + TCP_HEADER_LEN);
+    eth->eth_dst = probe_rx_mac;
+    eth->eth_src = probe_tx_mac;
+    eth->eth_type = htons(ETH_TYPE_IPV6);
+
+    ip6 = ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, eth + 1);
+    put_16aligned_be32(&ip6->ip6_flow, htonl(6 << 28));
+    ip6->ip6_plen = htons(0);
+    ip6->ip6_hlim = 64;
+    memcpy(&ip6->ip6_src, &probe_src, sizeof ip6->ip6_src);
+    memcpy(&ip6->ip6_dst, &probe_dst, sizeof ip6->ip6_dst);
+    p = (char *) (ip6 + 1);
+    if (hbh) {
+        uint32_t jumbo = htonl(8 + TCP_HEADER_LEN + PROBE_PAYLOAD);
+
+        ip6->ip6_nxt = IPPROTO_HOPOPTS;
+        p[0] = IPPROTO_TCP;     /* Next header. */
+        p[1] = 0;               /* Length, in 8-byte units beyond the first. */
+        p[2] = (char) 0xc2;     /* Jumbo payload option. */
+        p[3] = 4;
+        memcpy(p + 4, &jumbo, sizeof jumbo);
+        p += 8;
+    } else {
+        ip6->ip6_nxt = IPPROTO_TCP;
+    }
+
+    tcp = ALIGNED_CAST(struct tcp_header *, p);
+    tcp->tcp_src = htons(9);
+    tcp->tcp_dst = htons(9);
+    put_16aligned_be32(&tcp->tcp_seq, htonl(1));
+    tcp->tcp_ctl = TCP_CTL(TCP_ACK, TCP_HEADER_LEN / 4);
+    tcp->tcp_winsz = htons(1000);
+
+    l4_ofs = p - (char *) eth;
+    vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vnet->gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
+    vnet->hdr_len = l4_ofs + TCP_HEADER_LEN;
+    vnet->gso_size = PROBE_MSS;
+    vnet->csum_start = l4_ofs;
+    vnet->csum_offset = offsetof(struct tcp_header, tcp_csum);
+
+    return sizeof *vnet + l4_ofs + TCP_HEADER_LEN + PROBE_PAYLOAD;
+}
+
+/* Sends the probe's packet with framing 'hbh' through AF_PACKET socket 'fd'
+ * bound to PROBE_TX and returns how many packets the stack then delivered:
+ * 1 if it took the packet whole, more if the kernel segmented it, 0 if it
+ * dropped it; -1 on error. */
+static int
+probe_send(int fd, char *buf, bool hbh)
+{
+    long long int before = probe_ip6_in_delivers();
+    long long int after = before;
+    size_t len = probe_frame(buf, hbh);
+    long long int deadline;
+
+    if (before < 0 || send(fd, buf, len, 0) != len) {
+        return -1;
+    }
+    /* The peer's stack takes the packet in a softirq, soon after. */
+    deadline = time_msec() + 200;
+    while (after == before && time_msec() < deadline) {
+        xnanosleep(1000 * 1000);
+        after = probe_ip6_in_delivers();
+    }
+    return after - before;
+}
+
+static void *
+probe_thread(void *result_)
+{
+    enum netdev_linux_ipv6_bigtcp *result = result_;
+    struct sockaddr_ll sll;
+    struct nl_sock *sock;
+    int fd, error, hbh, plain;
+    int ifindex = 0;
+    int on = 1;
+    char *buf;
+
+    *result = NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN;
+    if (unshare(CLONE_NEWNET)) {
+        VLOG_INFO("cannot make a network namespace to ask the kernel how "
+                  "it takes IPv6 BIG TCP packets (%s)", ovs_strerror(errno));
+        return NULL;
+    }
+    error = nl_sock_create(NETLINK_ROUTE, &sock);
+    if (error) {
+        VLOG_INFO("probe: netlink socket failed (%s)", ovs_strerror(error));
+        return NULL;
+    }
+    error = probe_make_veths(sock, &ifindex);
+    nl_sock_destroy(sock);
+    if (error) {
+        VLOG_INFO("probe: veth pair failed (%s)", ovs_strerror(error));
+        return NULL;
+    }
+
+    fd = socket(AF_PACKET, SOCK_RAW, 0);
+    if (fd < 0) {
+        VLOG_INFO("probe: AF_PACKET socket failed (%s)", ovs_strerror(errno));
+        return NULL;
+    }
+    memset(&sll, 0, sizeof sll);
+    sll.sll_family = AF_PACKET;
+    sll.sll_ifindex = ifindex;
+    if (setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR, &on, sizeof on)
+        || bind(fd, (struct sockaddr *) &sll, sizeof sll)) {
+        VLOG_INFO("probe: AF_PACKET setup failed (%s)", ovs_strerror(errno));
+        close(fd);
+        return NULL;
+    }
+
+    buf = xmalloc(sizeof(struct virtio_net_hdr) + 256 + PROBE_PAYLOAD);
+    memset(buf, 0, sizeof(struct virtio_net_hdr) + 256 + PROBE_PAYLOAD);
+    hbh = probe_send(fd, buf, true);
+    plain = probe_send(fd, buf, false);
+    free(buf);
+    close(fd);
+
+    if (hbh == 1) {
+        *result = NETDEV_LINUX_IPV6_BIGTCP_HBH;
+    } else if (plain == 1) {
+        *result = NETDEV_LINUX_IPV6_BIGTCP_PLAIN;
+    } else if (hbh == 0 && plain == 0) {
+        *result = NETDEV_LINUX_IPV6_BIGTCP_NONE;
+    } else {
+        VLOG_INFO("probe: inconclusive (delivered %d and %d packets)",
+                  hbh, plain);
+    }
+    /* The namespace, and the veths in it, go with this thread. */
+    return NULL;
+}
+
+/* Returns the framing in which the running kernel delivers an IPv6 BIG TCP
+ * packet that Open vSwitch sends through an AF_PACKET socket (see
+ * netdev-linux-probe.h).  The kernel is asked once per process, the first
+ * time; the answer is logged. */
+enum netdev_linux_ipv6_bigtcp
+netdev_linux_probe_ipv6_bigtcp(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+    static enum netdev_linux_ipv6_bigtcp result;
+
+    if (ovsthread_once_start(&once)) {
+        xpthread_join(ovs_thread_create("bigtcp_probe", probe_thread,
+                                        &result), NULL);
+        if (result == NETDEV_LINUX_IPV6_BIGTCP_PLAIN
+            || result == NETDEV_LINUX_IPV6_BIGTCP_NONE) {
+            VLOG_INFO("the kernel does not deliver IPv6 BIG TCP packets "
+                      "with the jumbo option from AF_PACKET sockets "
+                      "(delivered framing: %s): IPv6 TSO packets to system "
+                      "ports are resegmented to 64 KiB",
+                      netdev_linux_ipv6_bigtcp_to_string(result));
+        } else {
+            VLOG_INFO("IPv6 BIG TCP packets from AF_PACKET sockets: "
+                      "delivered framing: %s",
+                      netdev_linux_ipv6_bigtcp_to_string(result));
+        }
+        ovsthread_once_done(&once);
+    }
+    return result;
+}

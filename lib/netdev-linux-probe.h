@@ -1,0 +1,56 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef NETDEV_LINUX_PROBE_H
+#define NETDEV_LINUX_PROBE_H 1
+
+/* What the running kernel does with an IPv6 BIG TCP packet that Open
+ * vSwitch sends through an AF_PACKET socket.
+ *
+ * A system port (a veth, a NIC) takes TSO packets from Open vSwitch through
+ * an AF_PACKET socket with a virtio-net header.  For IPv4 the kernel takes a
+ * BIG TCP packet (total length 0) as it is.  For IPv6 what it takes has
+ * changed over time: Linux 6.x expects a Hop-by-Hop jumbo option, 7.x a
+ * payload length of 0 alone, and some kernels strip the option on the
+ * AF_PACKET send path while their receive path still requires it, so that a
+ * peer's IPv6 stack drops every such packet as a header error and the TCP
+ * flow stalls.  A kernel's version string does not say which, so the
+ * kernel is asked: once per process, a thread moves to a network namespace
+ * of its own, makes a veth pair there and sends one IPv6 BIG TCP packet in
+ * each framing from one end to an address of the other, and looks at what
+ * the other end's IPv6 stack delivered.
+ *
+ * The answer bounds the IPv6 TSO limit of system ports (64 KiB where no
+ * framing is delivered, see netdev-linux.c) and tells the send path which
+ * framing to write. */
+
+#include <stdbool.h>
+
+enum netdev_linux_ipv6_bigtcp {
+    NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN, /* Could not be asked (no privilege to
+                                       * make a namespace, for example):
+                                       * trusted, as before. */
+    NETDEV_LINUX_IPV6_BIGTCP_HBH,     /* Delivered with the jumbo option. */
+    NETDEV_LINUX_IPV6_BIGTCP_PLAIN,   /* Delivered with payload length 0
+                                       * alone, not with the option. */
+    NETDEV_LINUX_IPV6_BIGTCP_NONE,    /* Delivered in neither framing. */
+};
+
+enum netdev_linux_ipv6_bigtcp netdev_linux_probe_ipv6_bigtcp(void);
+const char *netdev_linux_ipv6_bigtcp_to_string(
+    enum netdev_linux_ipv6_bigtcp);
+
+#endif /* netdev-linux-probe.h */

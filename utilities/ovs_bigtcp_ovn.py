@@ -1,0 +1,384 @@
+# Copyright (c) 2026 The ovs-bigtcp authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""An OVN deployment of several chassis on one machine, for ovs-bigtcp-ovn
+and the OVN autotests.
+
+    root namespace: OVN central (NB and SB ovsdb-servers, ovn-northd),
+                    all on Unix sockets in the work folder;
+    netns PREFIX-chN: chassis N, its own ovsdb-server, ovs-vswitchd (from
+                    the build tree) and ovn-controller; br-phys holds the
+                    underlay port uN and has the chassis' underlay address
+                    10.99.0.N (fd99::N); ovn-controller makes br-int;
+    underlay:       with two chassis one veth pair u1 -- u2 between the
+                    chassis namespaces, with three or more a Linux bridge
+                    in netns PREFIX-ul;
+    netns PREFIX-pK: pod K, a veth pK whose peer vpK is a br-int port of
+                    its chassis bound to the logical switch port "pK".
+
+The OVN binaries are Debian's (ovn-central, ovn-host, ovn-common), unpacked
+by OvnBinaries into a folder without being installed: installing ovn-host
+would install and start Debian's own openvswitch-switch.  The pods' MTU is
+1500; the underlay's carries Geneve's overhead (check_underlay_mtu()).
+"""
+
+import os
+import re
+import subprocess
+import time
+
+import ovs_bigtcp
+from ovs_bigtcp import Error, run
+
+# OVN's Geneve encapsulation in front of the inner Ethernet frame: outer
+# IPv4 (20) or IPv6 (40), UDP (8), Geneve (8) and OVN's one option with its
+# 4 bytes of data (8), and the inner Ethernet header (14).
+GENEVE_OVERHEAD = {"IPv4": 58, "IPv6": 78}
+POD_MTU = 1500
+GENEVE_PORT = 6081
+UNDERLAY_MTU = 1600
+
+
+class OvnBinaries:
+    """Debian's OVN packages of the machine's own release, downloaded with
+    "apt-get download" into DEPS and unpacked with "dpkg -x" into
+    DEPS/root, once."""
+
+    PACKAGES = ("ovn-common", "ovn-central", "ovn-host")
+
+    def __init__(self, deps):
+        self.deps = deps
+        self.root = os.path.join(deps, "root")
+        self.bindir = os.path.join(self.root, "usr", "bin")
+        self.schemadir = os.path.join(self.root, "usr", "share", "ovn")
+
+    def ensure(self):
+        if os.path.exists(os.path.join(self.bindir, "ovn-controller")):
+            return self
+        os.makedirs(self.deps, exist_ok=True)
+        debs = [f for f in os.listdir(self.deps) if f.endswith(".deb")]
+        if len(debs) < len(self.PACKAGES):
+            p = subprocess.run(["apt-get", "download"] + list(self.PACKAGES),
+                               cwd=self.deps, capture_output=True, text=True)
+            if p.returncode:
+                raise Error("apt-get download %s: %s"
+                            % (" ".join(self.PACKAGES), p.stderr.strip()))
+            debs = [f for f in os.listdir(self.deps) if f.endswith(".deb")]
+        for deb in sorted(debs):
+            run(["dpkg", "-x", os.path.join(self.deps, deb), self.root])
+        return self
+
+    def version(self):
+        out = run([os.path.join(self.bindir, "ovn-controller"), "--version"])
+        return out.splitlines()[0]
+
+
+class Central:
+    """OVN's NB and SB databases and ovn-northd, in WORK."""
+
+    def __init__(self, ovs_tree, ovn, work):
+        self.ovs_tree, self.ovn, self.work = ovs_tree, ovn, work
+        self.env = dict(os.environ)
+        for var in ("OVN_RUNDIR", "OVN_LOGDIR", "OVN_DBDIR",
+                    "OVN_SYSCONFDIR", "OVS_RUNDIR", "OVS_LOGDIR"):
+            self.env[var] = work
+        self.nb = "unix:%s/nb.sock" % work
+        self.sb = "unix:%s/sb.sock" % work
+
+    def _db(self, name):
+        w = self.work
+        if os.path.exists("%s/%s.db" % (w, name)):
+            os.unlink("%s/%s.db" % (w, name))
+        run([os.path.join(self.ovs_tree, "ovsdb", "ovsdb-tool"), "create",
+             "%s/%s.db" % (w, name),
+             os.path.join(self.ovn.schemadir, "ovn-%s.ovsschema" % name)])
+        run([os.path.join(self.ovs_tree, "ovsdb", "ovsdb-server"),
+             "--detach", "--no-chdir", "--pidfile=%s/%s.pid" % (w, name),
+             "--unixctl=%s/%s.ctl" % (w, name), "-vconsole:off",
+             "--log-file=%s/%s.log" % (w, name),
+             "--remote=punix:%s/%s.sock" % (w, name),
+             "%s/%s.db" % (w, name)], env=self.env)
+
+    def start(self):
+        os.makedirs(self.work, exist_ok=True)
+        self._db("nb")
+        self._db("sb")
+        w = self.work
+        run([os.path.join(self.ovn.bindir, "ovn-northd"), "--detach",
+             "--no-chdir", "--pidfile=%s/northd.pid" % w,
+             "--unixctl=%s/northd.ctl" % w, "-vconsole:off",
+             "--log-file=%s/northd.log" % w, "--ovnnb-db=" + self.nb,
+             "--ovnsb-db=" + self.sb], env=self.env)
+        self.nbctl("--no-wait", "init")
+        return self
+
+    def stop(self):
+        for name in ("northd", "nb", "sb"):
+            _stop_pidfile(os.path.join(self.work, name + ".pid"))
+
+    def nbctl(self, *args, timeout=60):
+        return run([os.path.join(self.ovn.bindir, "ovn-nbctl"),
+                    "--db=" + self.nb, "--timeout=%d" % timeout] + list(args),
+                   env=self.env, timeout=timeout + 5)
+
+    def sbctl(self, *args):
+        return run([os.path.join(self.ovn.bindir, "ovn-sbctl"),
+                    "--db=" + self.sb] + list(args), env=self.env)
+
+
+def _stop_pidfile(path):
+    try:
+        with open(path) as f:
+            pid = int(f.read())
+    except (OSError, ValueError):
+        return
+    ovs_bigtcp.kill(pid)
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        ovs_bigtcp.kill(pid, 9)
+
+
+class Chassis:
+    """Chassis N: netns NS with its own Open vSwitch from OVS_TREE (the
+    userspace datapath, or with SYSTEM the kernel's) and ovn-controller,
+    in WORK."""
+
+    def __init__(self, n, ns, ovs_tree, ovn, central, work, system=False):
+        self.n, self.ns, self.ovn, self.central = n, ns, ovn, central
+        self.name = "ch%d" % n
+        self.work = work
+        self.system = system
+        self.ovs = ovs_bigtcp.Ovs(ovs_tree, work, system=system, ns=ns)
+        self.underlay = "u%d" % n
+
+    def addr(self, proto):
+        return ("10.99.0.%d" % self.n if proto == "IPv4"
+                else "fd99::%d" % self.n)
+
+    def start(self, encap_proto="IPv4"):
+        """Starts Open vSwitch, puts the underlay port on br-phys with the
+        chassis' underlay addresses, and starts ovn-controller with
+        Geneve over ENCAP_PROTO's underlay."""
+        ovs = self.ovs.start()
+        dp = "system" if self.system else "netdev"
+        ovs.vsctl("add-br", "br-phys", "--", "set", "Bridge", "br-phys",
+                  "datapath_type=" + dp, "--", "add-port", "br-phys",
+                  self.underlay, "--", "set", "Interface", "br-phys",
+                  "mtu_request=%d" % UNDERLAY_MTU)
+        ovs_bigtcp.run(["ip", "link", "set", "br-phys", "up"], ns=self.ns)
+        ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv4") + "/24",
+                        "dev", "br-phys"], ns=self.ns)
+        ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv6") + "/64",
+                        "dev", "br-phys", "nodad"], ns=self.ns)
+        ovs.vsctl(
+            "set", "Open_vSwitch", ".",
+            "external_ids:system-id=" + self.name,
+            "external_ids:ovn-remote=" + self.central.sb,
+            "external_ids:ovn-encap-type=geneve",
+            "external_ids:ovn-encap-ip=" + self.addr(encap_proto),
+            "external_ids:ovn-bridge-datapath-type=" + dp)
+        env = dict(ovs.env)
+        for var in ("OVN_RUNDIR", "OVN_LOGDIR", "OVN_DBDIR"):
+            env[var] = self.work
+        ovs_bigtcp.run(
+            [os.path.join(self.ovn.bindir, "ovn-controller"),
+             "unix:%s/db.sock" % self.work, "--detach", "--no-chdir",
+             "--pidfile=%s/ovn-controller.pid" % self.work, "-vconsole:off",
+             "--log-file=%s/ovn-controller.log" % self.work],
+            ns=self.ns, env=env)
+        ovs.vsctl("--timeout=60", "wait-until", "Bridge", "br-int")
+        return self
+
+    def stop(self):
+        _stop_pidfile(os.path.join(self.work, "ovn-controller.pid"))
+        self.ovs.stop()
+
+    def geneve_port(self, remote):
+        """The name of the Geneve port ovn-controller made on br-int for
+        chassis REMOTE, or None."""
+        out = self.ovs.vsctl("--bare", "--columns=name,options", "find",
+                             "Interface", "type=geneve")
+        for block in out.strip().split("\n\n"):
+            lines = block.splitlines()
+            if (len(lines) >= 2
+                    and re.search(r'remote_ip="?%s"?' % re.escape(
+                        remote.addr("IPv4")) + r'|remote_ip="?%s"?'
+                        % re.escape(remote.addr("IPv6")), lines[1])):
+                return lines[0].strip()
+        return None
+
+    def statistics(self, iface):
+        """The Interface statistics column of IFACE as {key: int}."""
+        out = self.ovs.vsctl("get", "Interface", iface, "statistics")
+        return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", out)}
+
+    def dev_stat(self, dev, stat):
+        return int(run(["cat", "/sys/class/net/%s/statistics/%s"
+                        % (dev, stat)], ns=self.ns))
+
+
+def check_underlay_mtu(mtu, proto):
+    """Raises Error with the reason if an underlay of MTU over PROTO cannot
+    carry a pod's full-sized frame in Geneve."""
+    need = POD_MTU + GENEVE_OVERHEAD[proto]
+    if mtu < need:
+        raise Error("underlay MTU %d cannot carry Geneve over %s: a pod's "
+                    "%d-byte IP packet needs %d (%d bytes of outer headers, "
+                    "Geneve with OVN's option, and the inner Ethernet "
+                    "header); raise the underlay MTU or lower the pods'"
+                    % (mtu, proto, POD_MTU, need,
+                       GENEVE_OVERHEAD[proto]))
+
+
+class Deployment:
+    """OVN central, N_CHASSIS chassis and pods, all under PREFIX, with
+    their files in WORK.  Pods are added by add_pod(); logical switches
+    and routers by the caller through central.nbctl().  clean() removes
+    everything, also what an earlier run under PREFIX left behind."""
+
+    def __init__(self, prefix, ovs_tree, ovn, work, n_chassis=2,
+                 system=False, underlay_gso=65536, underlay_mtu=UNDERLAY_MTU,
+                 encap_proto="IPv4"):
+        self.prefix, self.work = prefix, work
+        self.ovs_tree, self.ovn, self.system = ovs_tree, ovn, system
+        self.n_chassis = n_chassis
+        self.underlay_gso = underlay_gso
+        self.underlay_mtu = underlay_mtu
+        self.encap_proto = encap_proto
+        self.central = Central(ovs_tree, ovn, os.path.join(work, "central"))
+        self.chassis = []
+        self.pods = {}
+
+    def ns(self, name):
+        """The namespace of pod NAME ("p1") or chassis NAME ("ch1")."""
+        return "%s-%s" % (self.prefix, name)
+
+    def addr(self, pod, proto):
+        """Pod POD's address of PROTO (Iperf3 calls this)."""
+        return self.pods[pod]["addr"][proto]
+
+    def namespaces(self):
+        out = run(["ip", "netns", "list"], check=False)
+        return [line.split()[0] for line in out.splitlines()
+                if line.startswith(self.prefix + "-")]
+
+    def clean(self):
+        for ch in self.chassis:
+            ch.stop()
+        self.central.stop()
+        for ns in self.namespaces():
+            for pid in run(["ip", "netns", "pids", ns], check=False).split():
+                ovs_bigtcp.kill(pid, 9)
+            run(["ip", "netns", "del", ns], check=False)
+        self.chassis = []
+        self.pods = {}
+
+    def start(self):
+        self.clean()
+        check_underlay_mtu(self.underlay_mtu, self.encap_proto)
+        self.central.start()
+        for n in range(1, self.n_chassis + 1):
+            run(["ip", "netns", "add", self.ns("ch%d" % n)])
+            run(["ip", "-n", self.ns("ch%d" % n), "link", "set", "lo",
+                 "up"])
+        self._underlay()
+        for n in range(1, self.n_chassis + 1):
+            ch = Chassis(n, self.ns("ch%d" % n), self.ovs_tree, self.ovn,
+                         self.central, os.path.join(self.work, "ch%d" % n),
+                         self.system)
+            self.chassis.append(ch)
+            ch.start(self.encap_proto)
+        return self
+
+    def _underlay(self):
+        """The veths between the chassis, with a NIC's GSO limits."""
+        ends = []
+        if self.n_chassis == 2:
+            run(["ip", "link", "add", "u1", "netns", self.ns("ch1"), "type",
+                 "veth", "peer", "name", "u2", "netns", self.ns("ch2")])
+            ends = [(1, "u1"), (2, "u2")]
+        else:
+            ul = self.ns("ul")
+            run(["ip", "netns", "add", ul])
+            run(["ip", "-n", ul, "link", "add", "ul", "type", "bridge"])
+            run(["ip", "-n", ul, "link", "set", "ul", "mtu",
+                 str(self.underlay_mtu), "up"])
+            for n in range(1, self.n_chassis + 1):
+                run(["ip", "link", "add", "u%d" % n, "netns",
+                     self.ns("ch%d" % n), "type", "veth", "peer", "name",
+                     "ul%d" % n, "netns", ul])
+                run(["ip", "-n", ul, "link", "set", "ul%d" % n, "mtu",
+                     str(self.underlay_mtu), "master", "ul", "up"])
+                ends.append((n, "u%d" % n))
+        for n, dev in ends:
+            ns = self.ns("ch%d" % n)
+            run(["ip", "-n", ns, "link", "set", dev, "mtu",
+                 str(self.underlay_mtu), "up"])
+            run([ovs_bigtcp.LINK, "set", dev,
+                 "gso_max_size", self.underlay_gso,
+                 "gso_ipv4_max_size", self.underlay_gso,
+                 "gro_max_size", self.underlay_gso,
+                 "gro_ipv4_max_size", self.underlay_gso], ns=ns)
+
+    def add_pod(self, name, chassis, switch, k, gso=ovs_bigtcp.BIGTCP,
+                subnet=("10.0.0", "fd00::")):
+        """Pod NAME on chassis CHASSIS (1-based), logical switch port NAME
+        of SWITCH, address SUBNET.K; its veth has GSO and GRO limits GSO on
+        both ends."""
+        ch = self.chassis[chassis - 1]
+        ns = self.ns(name)
+        mac = "0a:00:00:00:%02x:%02x" % (chassis, k)
+        v4, v6 = "%s.%d" % (subnet[0], k), "%s%d" % (subnet[1], k)
+        run(["ip", "netns", "add", ns])
+        run(["ip", "link", "add", name, "netns", ns, "type", "veth",
+             "peer", "name", "v" + name, "netns", ch.ns])
+        run(["ip", "-n", ns, "link", "set", name, "address", mac, "mtu",
+             str(POD_MTU), "up"])
+        run(["ip", "-n", ns, "link", "set", "lo", "up"])
+        run(["ip", "-n", ns, "addr", "add", v4 + "/24", "dev", name])
+        run(["ip", "-n", ns, "addr", "add", v6 + "/64", "dev", name,
+             "nodad"])
+        run(["ip", "-n", ch.ns, "link", "set", "v" + name, "mtu",
+             str(POD_MTU), "up"])
+        for dev, where in ((name, ns), ("v" + name, ch.ns)):
+            run([ovs_bigtcp.LINK, "set", dev, "gso_max_size", gso,
+                 "gso_ipv4_max_size", gso, "gro_max_size", gso,
+                 "gro_ipv4_max_size", gso], ns=where)
+        self.central.nbctl("lsp-add", switch, name, "--",
+                           "lsp-set-addresses", name,
+                           "%s %s %s" % (mac, v4, v6))
+        ch.ovs.vsctl("add-port", "br-int", "v" + name, "--", "set",
+                     "Interface", "v" + name,
+                     "external_ids:iface-id=" + name)
+        self.pods[name] = {"chassis": chassis, "mac": mac,
+                           "addr": {"IPv4": v4, "IPv6": v6}}
+
+    def set_gateway(self, pod, v4, v6):
+        ns = self.ns(pod)
+        run(["ip", "-n", ns, "route", "add", "default", "via", v4])
+        run(["ip", "-n", ns, "-6", "route", "add", "default", "via", v6])
+
+    def sync(self):
+        """Waits until every chassis has caught up with the NB database."""
+        self.central.nbctl("--wait=hv", "sync", timeout=120)
+
+    def ping(self, src, dst, count=3, wait=5):
+        for proto in ("IPv4", "IPv6"):
+            run(["ping", "-q", "-c", count, "-W", wait,
+                 self.addr(dst, proto)], ns=self.ns(src), timeout=60)
