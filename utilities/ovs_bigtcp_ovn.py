@@ -35,6 +35,7 @@ would install and start Debian's own openvswitch-switch.  The pods' MTU is
 
 import os
 import re
+import struct
 import subprocess
 import time
 
@@ -382,3 +383,75 @@ class Deployment:
         for proto in ("IPv4", "IPv6"):
             run(["ping", "-q", "-c", count, "-W", wait,
                  self.addr(dst, proto)], ns=self.ns(src), timeout=60)
+
+
+def pcap_frames(path):
+    """The original lengths of the frames in pcap file PATH."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        return []
+    magic = data[:4]
+    endian = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    lengths, ofs = [], 24
+    while ofs + 16 <= len(data):
+        incl, orig = struct.unpack(endian + "II", data[ofs + 8:ofs + 16])
+        lengths.append(orig)
+        ofs += 16 + incl
+    return lengths
+
+
+class Capture:
+    """tcpdump of the first 64 bytes of every frame DEV in netns NS sends
+    or receives, into PATH, bounded to 120 s.  stop() ends it and returns
+    the frames' lengths."""
+
+    def __init__(self, ns, dev, path, filt="udp port %d" % GENEVE_PORT):
+        self.path = path
+        self.proc = subprocess.Popen(
+            ["ip", "netns", "exec", ns, "timeout", "120", "tcpdump", "-i",
+             dev, "-s", "64", "-U", "-w", path, filt],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # tcpdump has its socket once the file has its header.
+        for _ in range(50):
+            if os.path.exists(path) and os.path.getsize(path) >= 24:
+                break
+            time.sleep(0.1)
+
+    def stop(self):
+        time.sleep(1)
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return pcap_frames(self.path)
+
+
+def bulk(dep, src, dst, proto, nbytes, tests_dir, write=1 << 20):
+    """Sends NBYTES from pod SRC to pod DST over one TCP connection with
+    tests/bigtcp-bulk.py, which checks every byte; returns its line
+    ("received N bytes, 0 bad") or raises Error."""
+    script = os.path.join(tests_dir, "bigtcp-bulk.py")
+    addr = dep.addr(dst, proto)
+    server = subprocess.Popen(
+        ["ip", "netns", "exec", dep.ns(dst), "python3", script, "server",
+         addr, "5201", "60"], stdout=subprocess.PIPE, text=True)
+    try:
+        for _ in range(50):
+            out = run(["ss", "-ltn"], ns=dep.ns(dst))
+            if ":5201 " in out:
+                break
+            time.sleep(0.1)
+        line = run(["python3", script, "client", addr, "5201", nbytes, "60",
+                    write], ns=dep.ns(src), timeout=90).strip()
+    finally:
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    if line != "received %d bytes, 0 bad" % nbytes:
+        raise Error("%s to %s (%s): %s" % (src, dst, proto, line))
+    return line
