@@ -25,5 +25,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/netdev-linux-probe.c \
 	lib/netdev-linux-probe.h \
 	lib/netdev-linux-reseg.c \
-	lib/netdev-linux-reseg.h
+	lib/netdev-linux-reseg.h \
+	lib/netdev-linux-tnl.c \
+	lib/netdev-linux-tnl.h
 endif

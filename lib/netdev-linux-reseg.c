@@ -37,10 +37,6 @@
 
 VLOG_DEFINE_THIS_MODULE(netdev_linux_reseg);
 
-/* Where the packet headers of an output start, after its virtio-net
- * header, in its share of 'hdrs'.  Keeps the headers 8-byte aligned. */
-#define PKT_HDR_OFS ROUND_UP(sizeof(struct virtio_net_hdr), 8)
-
 COVERAGE_DEFINE(netdev_linux_reseg_zerocopy);
 COVERAGE_DEFINE(netdev_linux_tx_fallback);
 
@@ -77,6 +73,23 @@ netdev_linux_reseg_plan(const struct netdev *netdev, const struct dp_packet *p,
             ? NETDEV_TSO_ZC_CUT : NETDEV_TSO_ZC_NONE);
 }
 
+/* Points the NETDEV_LINUX_RESEG_IOVS buffers 'iov' of an output at its
+ * 'vnet_len'-byte virtio-net header 'vnet', its 'hdr_len' bytes of headers
+ * 'hdr' and the 'len' bytes of the payload of 'p' at offset 'ofs'. */
+static void
+netdev_linux_reseg_set_iov(struct iovec *iov, void *vnet, size_t vnet_len,
+                           char *hdr, size_t hdr_len,
+                           const struct dp_packet *p, uint32_t ofs,
+                           uint32_t len)
+{
+    iov[0].iov_base = vnet;
+    iov[0].iov_len = vnet_len;
+    iov[1].iov_base = hdr;
+    iov[1].iov_len = hdr_len;
+    iov[2].iov_base = CONST_CAST(char *, dp_packet_data(p)) + ofs;
+    iov[2].iov_len = len;
+}
+
 /* Prepares in 'r' the outputs of TSO packet 'p' cut as 'plan' says (see
  * netdev_tso_limits_zerocopy_plan()), each as NETDEV_LINUX_RESEG_IOVS
  * buffers for writev() or sendmsg(): a virtio-net header, the output's
@@ -96,11 +109,32 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
                         const struct dp_packet_reseg_plan *plan,
                         const struct dp_packet *p, int mtu)
 {
-    size_t stride = PKT_HDR_OFS + ROUND_UP(plan->hdr_len
+    static const struct netdev_linux_reseg_vnet vnet = {
+        .len = sizeof(struct virtio_net_hdr),
+    };
+
+    return netdev_linux_reseg_init_vnet(r, plan, p, mtu, &vnet);
+}
+
+/* Like netdev_linux_reseg_init(), for a port whose virtio-net header is
+ * '*vnet_hdr': struct virtio_net_hdr, and zeros for the rest of its length,
+ * except for the outputs of a tunnel packet, whose headers
+ * vnet_hdr->tnl_output() completes and builds. */
+int
+netdev_linux_reseg_init_vnet(struct netdev_linux_reseg *r,
+                             const struct dp_packet_reseg_plan *plan,
+                             const struct dp_packet *p, int mtu,
+                             const struct netdev_linux_reseg_vnet *vnet_hdr)
+{
+    /* Where the packet headers of an output start in its share of 'hdrs',
+     * after its virtio-net header: 8-byte aligned. */
+    size_t pkt_hdr_ofs = ROUND_UP(vnet_hdr->len, 8);
+    size_t stride = pkt_hdr_ofs + ROUND_UP(plan->hdr_len
                                            + BIGTCP_JUMBO_HBH_LEN, 8);
     int max_packet_len = mtu + ETH_HEADER_LEN + VLAN_HEADER_LEN;
 
     r->plan = *plan;
+    r->vnet = *vnet_hdr;
     r->iov = NULL;
     r->hdrs = NULL;
     if (plan->hdr_len + plan->mss > max_packet_len) {
@@ -108,7 +142,7 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
     }
 
     r->iov = xmalloc(plan->n_out * NETDEV_LINUX_RESEG_IOVS * sizeof *r->iov);
-    r->hdrs = xmalloc_cacheline(plan->n_out * stride);
+    r->hdrs = xzalloc_cacheline(plan->n_out * stride);
     for (uint32_t k = 0; k < plan->n_out; k++) {
         struct virtio_net_hdr *vnet;
         struct iovec *iov = netdev_linux_reseg_iov(r, k);
@@ -122,8 +156,17 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
         char *hdr;
 
         vnet = ALIGNED_CAST(struct virtio_net_hdr *, buf);
-        hdr = buf + PKT_HDR_OFS;
+        hdr = buf + pkt_hdr_ofs;
         dp_packet_reseg_headers(plan, p, k, hdr, &ofs, &len, &segsz);
+
+        if (plan->tunnel != DP_PACKET_RESEG_TNL_NONE) {
+            /* Only a port that takes tunnel TSO packets gets them. */
+            ovs_assert(vnet_hdr->tnl_output);
+            vnet_hdr->tnl_output(plan, hdr, len, segsz, vnet);
+            netdev_linux_reseg_set_iov(iov, vnet, vnet_hdr->len, hdr,
+                                       hdr_len, p, ofs, len);
+            continue;
+        }
 
         ip = ALIGNED_CAST(struct ip_header *, hdr + plan->l3_ofs);
         l4_len = plan->hdr_len - plan->l4_ofs + len;
@@ -165,12 +208,8 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
             vnet->gso_size = (OVS_FORCE __virtio16) 0;
         }
 
-        iov[0].iov_base = vnet;
-        iov[0].iov_len = sizeof *vnet;
-        iov[1].iov_base = hdr;
-        iov[1].iov_len = hdr_len;
-        iov[2].iov_base = CONST_CAST(char *, dp_packet_data(p)) + ofs;
-        iov[2].iov_len = len;
+        netdev_linux_reseg_set_iov(iov, vnet, vnet_hdr->len, hdr, hdr_len,
+                                   p, ofs, len);
     }
     return 0;
 }
@@ -253,7 +292,7 @@ send_fallback(struct netdev *netdev, const struct netdev_linux_reseg *r,
                                     r->plan.segs_per_out, &slice)) {
         return ENOBUFS;
     }
-    error = netdev_linux_reseg_init(&fb, &slice, p, mtu);
+    error = netdev_linux_reseg_init_vnet(&fb, &slice, p, mtu, &r->vnet);
     for (uint32_t j = 0; !error && j < slice.n_out; j++) {
         error = send(aux, netdev_linux_reseg_iov(&fb, j),
                      NETDEV_LINUX_RESEG_IOVS);

@@ -48,8 +48,21 @@ struct netdev;
 /* Buffers per output: virtio-net header, packet headers, payload. */
 #define NETDEV_LINUX_RESEG_IOVS 3
 
+/* The virtio-net header that a port's outputs start with: 'len' bytes,
+ * struct virtio_net_hdr first.  For a port that takes tunnel TSO packets
+ * (a tap with UDP tunnel GSO), 'tnl_output' completes the headers 'hdr' of
+ * an output of a tunnel packet, of 'len' bytes of payload and segment size
+ * 'segsz' (0 for one segment), and builds its header 'vnet' (see
+ * netdev_linux_tnl_reseg_output()); NULL for other ports. */
+struct netdev_linux_reseg_vnet {
+    size_t len;
+    void (*tnl_output)(const struct dp_packet_reseg_plan *, char *hdr,
+                       uint32_t len, uint16_t segsz, void *vnet);
+};
+
 struct netdev_linux_reseg {
     struct dp_packet_reseg_plan plan;
+    struct netdev_linux_reseg_vnet vnet;
     struct iovec *iov;          /* NETDEV_LINUX_RESEG_IOVS per output. */
     char *hdrs;                 /* Every output's headers. */
 };
@@ -60,6 +73,10 @@ enum netdev_tso_zerocopy netdev_linux_reseg_plan(
 int netdev_linux_reseg_init(struct netdev_linux_reseg *,
                             const struct dp_packet_reseg_plan *,
                             const struct dp_packet *, int mtu);
+int netdev_linux_reseg_init_vnet(struct netdev_linux_reseg *,
+                                 const struct dp_packet_reseg_plan *,
+                                 const struct dp_packet *, int mtu,
+                                 const struct netdev_linux_reseg_vnet *);
 void netdev_linux_reseg_destroy(struct netdev_linux_reseg *);
 
 /* Sends one output, the 'n_iov' buffers at 'iov', to the kernel (a tap

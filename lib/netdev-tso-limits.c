@@ -397,12 +397,24 @@ netdev_show_ports(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
+/* The kinds of tunnel whose TSO packets a port with offload flags
+ * 'ol_flags' takes, for "netdev-tso/show". */
+static const struct {
+    uint64_t flag;
+    const char *name;
+} tunnel_tso_kinds[] = {
+    { NETDEV_TX_GENEVE_TNL_TSO, "geneve" },
+    { NETDEV_TX_VXLAN_TNL_TSO, "vxlan" },
+    { NETDEV_TX_GRE_TNL_TSO, "gre" },
+};
+
 /* Formats the TSO limits 'size', 'ipv4_size' and 'segs' of a port that
- * takes TSO packets, their sources in 'l', and the counters 'c', for
- * "netdev-tso/show". */
+ * takes TSO packets, their sources in 'l', the kinds of tunnel whose TSO
+ * packets it takes (from its offload flags 'ol_flags') and the counters
+ * 'c', for "netdev-tso/show". */
 static void
 format_tso_port(const struct netdev_tso_limits *l, uint32_t size,
-                uint32_t ipv4_size, uint32_t segs,
+                uint32_t ipv4_size, uint32_t segs, uint64_t ol_flags,
                 const struct tso_counters *c, struct ds *s)
 {
     ds_put_format(s, " max_size=%"PRIu32" ipv4_max_size=%"PRIu32
@@ -411,6 +423,16 @@ format_tso_port(const struct netdev_tso_limits *l, uint32_t size,
                   " ipv4_max_size=%"PRIu32" max_segs=%"PRIu32"\n",
                   l->dev_max_size, l->dev_ipv4_max_size,
                   l->dev_max_segs);
+    if (ol_flags & (NETDEV_TX_GENEVE_TNL_TSO | NETDEV_TX_VXLAN_TNL_TSO
+                    | NETDEV_TX_GRE_TNL_TSO)) {
+        ds_put_cstr(s, "  tunnel TSO:");
+        for (size_t i = 0; i < ARRAY_SIZE(tunnel_tso_kinds); i++) {
+            if (ol_flags & tunnel_tso_kinds[i].flag) {
+                ds_put_format(s, " %s", tunnel_tso_kinds[i].name);
+            }
+        }
+        ds_put_char(s, '\n');
+    }
     if (l->user_max_size || l->user_max_segs) {
         ds_put_cstr(s, "  configured:");
         if (l->user_max_size) {
@@ -478,11 +500,21 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
                         json_integer_create(c.tx_fallback_packets));
         json_object_put(port, "jumbo_dropped",
                         json_integer_create(c.jumbo_dropped));
+
+        struct json *tunnels = json_array_create_empty();
+        for (size_t i = 0; i < ARRAY_SIZE(tunnel_tso_kinds); i++) {
+            if (tso && netdev->ol_flags & tunnel_tso_kinds[i].flag) {
+                json_array_add(tunnels, json_string_create(
+                                   tunnel_tso_kinds[i].name));
+            }
+        }
+        json_object_put(port, "tunnel_tso", tunnels);
     } else {
         if (!tso) {
             ds_put_cstr(s, " no TSO\n");
         } else {
-            format_tso_port(l, size, ipv4_size, segs, &c, s);
+            format_tso_port(l, size, ipv4_size, segs, netdev->ol_flags, &c,
+                            s);
         }
         if (c.jumbo_dropped) {
             ds_put_format(s, "  jumbograms dropped: jumbo_dropped=%"PRIu64
@@ -580,12 +612,15 @@ netdev_tso_resegment_enabled(void)
 
 /* Returns true if 'netdev''s provider resegments TSO packet 'p', which is
  * over the port's limits, itself: the provider declares that it does
- * (NETDEV_TX_TSO_RESEG in its 'ol_flags') and 'p' is a plain (non-tunnel)
- * TCP packet.  Tunnel packets get the copying engine. */
+ * (NETDEV_TX_TSO_RESEG in its 'ol_flags'), for plain TCP packets and for
+ * the packets of every kind of tunnel whose TSO it takes.  Tunnel packets
+ * to other ports get the copying engine. */
 static bool
 provider_resegments(const struct netdev *netdev, const struct dp_packet *p)
 {
-    return (netdev->ol_flags & NETDEV_TX_TSO_RESEG) && !dp_packet_tunnel(p);
+    return ((netdev->ol_flags & NETDEV_TX_TSO_RESEG)
+            && (!dp_packet_tunnel(p)
+                || (netdev->ol_flags & tunnel_tso_flag(p))));
 }
 
 /* For a provider that resegments without copying (NETDEV_TX_TSO_RESEG in its

@@ -38,6 +38,7 @@
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
 #include "dp-packet-reseg.h"
+#include "netdev-linux-tnl.h"
 #include "netdev-linux-reseg.h"
 #include "packets.h"
 #include "util.h"
@@ -88,7 +89,9 @@ check_outputs(const struct bigtcp_reseg_case *c, const struct dp_packet *in,
                         ? BIGTCP_JUMBO_HBH_LEN : 0);
         uint8_t *frame, *want;
 
-        if (iov[0].iov_len != sizeof *vnet
+        if (iov[0].iov_len != r->vnet.len
+            || !is_all_zeros((const char *) vnet + sizeof *vnet,
+                             r->vnet.len - sizeof *vnet)
             || iov[1].iov_len != plan->hdr_len + jumbo
             || payload < (const uint8_t *) dp_packet_data(in)
             || (payload + iov[2].iov_len
@@ -196,6 +199,7 @@ bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *c,
     struct netdev_linux_reseg r;
     struct dp_packet_batch outs;
     struct dp_packet *in, *copy;
+    struct netdev_linux_reseg_vnet vnet_hdr = { .tnl_output = NULL };
     int mtu;
 
     if (c->tunnel != BIGTCP_RESEG_TNL_NONE) {
@@ -211,16 +215,23 @@ bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *c,
         return;
     }
 
+    /* The virtio-net header of an AF_PACKET socket or of a plain tap, or
+     * for every other case that of a tunnel tap, which has the tunnel
+     * offsets after it, zero here. */
+    vnet_hdr.len = (c->no % 2 ? NETDEV_LINUX_TNL_VNET_HDR_LEN
+                    : sizeof(struct virtio_net_hdr));
+
     /* The smallest MTU that takes the segments (netdev-linux allows for a
      * VLAN tag over the MTU), and one byte less: refused. */
     mtu = plan.hdr_len + plan.mss - ETH_HEADER_LEN - VLAN_HEADER_LEN;
-    if (netdev_linux_reseg_init(&r, &plan, in, mtu - 1) != EMSGSIZE) {
+    if (netdev_linux_reseg_init_vnet(&r, &plan, in, mtu - 1, &vnet_hdr)
+        != EMSGSIZE) {
         zc_fail(c->no, "a segment over the MTU was not refused");
     }
     netdev_linux_reseg_destroy(&r);
 
-    if (netdev_linux_reseg_init(&r, &plan, in, mtu)) {
-        zc_fail(c->no, "netdev_linux_reseg_init() failed");
+    if (netdev_linux_reseg_init_vnet(&r, &plan, in, mtu, &vnet_hdr)) {
+        zc_fail(c->no, "netdev_linux_reseg_init_vnet() failed");
     }
 
     copy = dp_packet_clone(in);
@@ -252,7 +263,8 @@ bigtcp_reseg_zc_run_case(const struct bigtcp_reseg_case *c,
         if (!dp_packet_reseg_plan_slice(&plan, k, bound, UINT32_MAX,
                                         &slice)
             || slice.n_out < 2
-            || netdev_linux_reseg_init(&rs, &slice, in, mtu)) {
+            || netdev_linux_reseg_init_vnet(&rs, &slice, in, mtu,
+                                       &vnet_hdr)) {
             zc_fail(c->no, "output %"PRIu32" (%"PRIu32" segments) was not "
                     "cut again at %"PRIu32" bytes", k, n, bound);
         }

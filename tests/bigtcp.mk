@@ -1,5 +1,5 @@
 # ovs-bigtcp autotests, included from Open vSwitch's tests/automake.mk by
-# patches/ovs/0049.  The files are links into the ovs-bigtcp tree.
+# patches/ovs/0053.  The files are links into the ovs-bigtcp tree.
 
 TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at \
 	tests/bigtcp-jumbo.at

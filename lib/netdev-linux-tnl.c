@@ -1,0 +1,388 @@
+/*
+ * Copyright (c) 2026 The ovs-bigtcp authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "netdev-linux-tnl.h"
+
+#include <errno.h>
+#include <linux/if_tun.h>
+#include <linux/virtio_net.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "coverage.h"
+#include "csum.h"
+#include "dp-packet.h"
+#include "dp-packet-reseg.h"
+#include "netdev.h"
+#include "netdev-linux.h"
+#include "netdev-vport.h"
+#include "openvswitch/vlog.h"
+#include "packets.h"
+#include "unaligned.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_linux_tnl);
+
+/* Linux 6.17's uAPI, for building against older headers. */
+#ifndef TUN_F_UDP_TUNNEL_GSO
+#define TUN_F_UDP_TUNNEL_GSO 0x080
+#define TUN_F_UDP_TUNNEL_GSO_CSUM 0x100
+#endif
+#ifndef VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
+#define VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4 0x20
+#define VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6 0x40
+#define VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM 8
+#endif
+#define GSO_UDP_TUNNEL (VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4 \
+                        | VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6)
+
+/* What follows struct virtio_net_hdr in a tunnel tap's header. */
+struct tnl_hdr_ext {
+    uint8_t unused[10];         /* num_buffers and the hash report. */
+    uint8_t outer_th_offset[2]; /* Little endian. */
+    uint8_t inner_nh_offset[2]; /* Little endian. */
+};
+BUILD_ASSERT_DECL(sizeof(struct virtio_net_hdr) + sizeof(struct tnl_hdr_ext)
+                  == NETDEV_LINUX_TNL_VNET_HDR_LEN);
+
+COVERAGE_DEFINE(netdev_linux_tnl_rx_tso);
+COVERAGE_DEFINE(netdev_linux_tnl_rx_bad);
+COVERAGE_DEFINE(netdev_linux_tnl_tx_tso);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+static uint16_t
+get_le16(const uint8_t p[2])
+{
+    return p[0] | (p[1] << 8);
+}
+
+static void
+put_le16(uint8_t p[2], uint16_t x)
+{
+    p[0] = x;
+    p[1] = x >> 8;
+}
+
+/* Asks the kernel for UDP tunnel GSO on tap 'tap_fd', with the TUNSETOFFLOAD
+ * flags 'oflags' that the tap gets anyway.  Returns true if the kernel took
+ * it: the tap then reads and writes NETDEV_LINUX_TNL_VNET_HDR_LEN-byte
+ * virtio-net headers and has the offloads in 'oflags'.  Otherwise, returns
+ * false and leaves the tap's header as it was (the caller sets 'oflags'). */
+bool
+netdev_linux_tnl_tap_enable(int tap_fd, unsigned int oflags)
+{
+    int len = NETDEV_LINUX_TNL_VNET_HDR_LEN;
+
+    if (ioctl(tap_fd, TUNSETVNETHDRSZ, &len)) {
+        return false;
+    }
+    if (ioctl(tap_fd, TUNSETOFFLOAD, oflags | TUN_F_UDP_TUNNEL_GSO
+                                     | TUN_F_UDP_TUNNEL_GSO_CSUM)) {
+        len = sizeof(struct virtio_net_hdr);
+        ioctl(tap_fd, TUNSETVNETHDRSZ, &len);
+        return false;
+    }
+    return true;
+}
+
+static int
+drop(const struct netdev *netdev, const char *why)
+{
+    COVERAGE_INC(netdev_linux_tnl_rx_bad);
+    VLOG_WARN_RL(&rl, "%s: Dropped packet: tunnel GSO header %s",
+                 netdev_get_name(netdev), why);
+    return EINVAL;
+}
+
+/* Sets up received packet 'b', behind whose 'vnet' header the kernel put a
+ * TCP GSO packet in a UDP tunnel whose outer UDP and inner IP headers are at
+ * 'outer_th' and 'inner_nh', as a tunnel TSO packet of Open vSwitch: outer
+ * offsets from its headers, inner offsets from the header, the inner TCP
+ * checksum partial, the outer UDP checksum partial if the tunnel has
+ * checksums (its field holds the pseudo-header sum, as Linux leaves it for
+ * the segments) and the tunnel kind from the UDP port.  A packet of one
+ * segment gets its inner TCP checksum completed instead.  Returns 0 if
+ * successful, otherwise a positive errno value: the packet is to be
+ * dropped. */
+static int
+parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
+                 const struct virtio_net_hdr *vnet,
+                 uint16_t outer_th, uint16_t inner_nh)
+{
+    uint8_t tnl_type = vnet->gso_type & GSO_UDP_TUNNEL;
+    uint8_t inner_type = vnet->gso_type & ~(GSO_UDP_TUNNEL
+                                            | VIRTIO_NET_HDR_GSO_ECN);
+    uint16_t inner_th = (OVS_FORCE uint16_t) vnet->csum_start;
+    uint16_t gso_size = (OVS_FORCE uint16_t) vnet->gso_size;
+    int outer_ver = tnl_type == VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4 ? 4 : 6;
+    int inner_ver = inner_type == VIRTIO_NET_HDR_GSO_TCPV4 ? 4 : 6;
+    const struct udp_header *udp;
+    const struct tcp_header *tcp;
+    ovs_be16 dl_type;
+
+    if (tnl_type == GSO_UDP_TUNNEL
+        || (inner_type != VIRTIO_NET_HDR_GSO_TCPV4
+            && inner_type != VIRTIO_NET_HDR_GSO_TCPV6)) {
+        return drop(netdev, "of an unsupported GSO type");
+    }
+    if (!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+        || (OVS_FORCE uint16_t) vnet->csum_offset
+           != offsetof(struct tcp_header, tcp_csum)
+        || !gso_size) {
+        return drop(netdev, "without an inner TCP checksum or segment size");
+    }
+    if (outer_th < ETH_HEADER_LEN + IP_HEADER_LEN
+        || inner_nh < outer_th + UDP_HEADER_LEN + ETH_HEADER_LEN
+        || inner_th < inner_nh + (inner_ver == 4 ? IP_HEADER_LEN
+                                                 : IPV6_HEADER_LEN)
+        || inner_th + TCP_HEADER_LEN > dp_packet_size(b)) {
+        return drop(netdev, "offsets outside the packet");
+    }
+
+    parse_tcp_flags(b, &dl_type, NULL, NULL);
+    udp = dp_packet_l4(b);
+    if (dl_type != htons(outer_ver == 4 ? ETH_TYPE_IP : ETH_TYPE_IPV6)
+        || !udp || !dp_packet_l4_proto_udp(b)
+        || b->l4_ofs != outer_th) {
+        return drop(netdev, "that does not match the outer headers");
+    }
+
+    tcp = dp_packet_at_assert(b, inner_th, TCP_HEADER_LEN);
+    if (TCP_OFFSET(tcp->tcp_ctl) * 4 < TCP_HEADER_LEN
+        || inner_th + TCP_OFFSET(tcp->tcp_ctl) * 4 >= dp_packet_size(b)
+        || IP_VER(*(uint8_t *) dp_packet_at_assert(b, inner_nh, 1))
+           != inner_ver) {
+        return drop(netdev, "that does not match the inner headers");
+    }
+
+    if (udp->udp_dst == htons(GENEVE_DST_PORT)) {
+        dp_packet_tunnel_set_geneve(b);
+    } else if (udp->udp_dst == htons(VXLAN_DST_PORT)) {
+        dp_packet_tunnel_set_vxlan(b);
+    } else {
+        return drop(netdev, "for a UDP port that is not VXLAN's or Geneve's");
+    }
+
+    b->inner_l3_ofs = inner_nh;
+    b->inner_l4_ofs = inner_th;
+    b->offloads |= DP_PACKET_OL_INNER_L4_PROTO_TCP;
+    dp_packet_inner_l4_checksum_set_partial(b);
+    if (vnet->flags & VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM) {
+        dp_packet_l4_checksum_set_partial(b);
+    } else if (!udp->udp_csum) {
+        dp_packet_l4_checksum_set_good(b);
+    }
+    if (dp_packet_get_inner_tcp_payload_length(b) > gso_size) {
+        dp_packet_set_tso_segsz(b, gso_size);
+        COVERAGE_INC(netdev_linux_tnl_rx_tso);
+    } else {
+        /* A single segment: a tunnel port's decapsulation keeps no
+         * offloads of a packet that is not TSO (see netdev_pop_header()),
+         * so its TCP checksum is completed here. */
+        packet_tcp_complete_csum(b, true);
+    }
+    return 0;
+}
+
+/* Parses the NETDEV_LINUX_TNL_VNET_HDR_LEN-byte virtio-net header in front
+ * of packet 'b', received on tunnel tap 'netdev', and removes it.  A TCP
+ * GSO packet in a VXLAN or Geneve tunnel becomes a tunnel TSO packet; any
+ * other packet is parsed as one behind a plain virtio-net header (see
+ * netdev_linux_parse_vnet_hdr()).  Returns 0 if successful, otherwise a
+ * positive errno value: the packet is to be dropped. */
+int
+netdev_linux_tnl_parse(struct dp_packet *b, const struct netdev *netdev)
+{
+    struct virtio_net_hdr vnet;
+    struct tnl_hdr_ext ext;
+
+    if (dp_packet_size(b) < NETDEV_LINUX_TNL_VNET_HDR_LEN + ETH_HEADER_LEN) {
+        return drop(netdev, "on a runt");
+    }
+    memcpy(&vnet, dp_packet_data(b), sizeof vnet);
+    memcpy(&ext, (char *) dp_packet_data(b) + sizeof vnet, sizeof ext);
+
+    if (!(vnet.gso_type & GSO_UDP_TUNNEL)) {
+        /* Keep the plain header only, right in front of the frame. */
+        dp_packet_pull(b, sizeof ext);
+        memcpy(dp_packet_data(b), &vnet, sizeof vnet);
+        return netdev_linux_parse_vnet_hdr(b);
+    }
+
+    dp_packet_pull(b, NETDEV_LINUX_TNL_VNET_HDR_LEN);
+    return parse_tunnel_gso(b, netdev, &vnet, get_le16(ext.outer_th_offset),
+                            get_le16(ext.inner_nh_offset));
+}
+
+/* Completes the outer UDP checksum of non-TSO tunnel packet 'b' if it is
+ * left for the device: a tunnel tap takes the outer checksum of TSO packets
+ * only (the virtio-net header has one checksum offset).  Called before the
+ * virtio-net header is built. */
+void
+netdev_linux_tnl_prepare(struct dp_packet *b)
+{
+    if (!dp_packet_tunnel(b) || dp_packet_get_tso_segsz(b)
+        || !dp_packet_l4_checksum_partial(b)) {
+        return;
+    }
+    if (!packet_udp_tunnel_csum(b)) {
+        if (dp_packet_inner_l4_checksum_partial(b)) {
+            if (dp_packet_inner_l4_proto_tcp(b)) {
+                packet_tcp_complete_csum(b, true);
+            } else if (dp_packet_inner_l4_proto_udp(b)) {
+                packet_udp_complete_csum(b, true);
+            }
+        }
+        packet_udp_complete_csum(b, false);
+    }
+}
+
+/* Pushes onto packet 'b', for a tunnel tap, what follows virtio-net header
+ * 'vnet' (built for 'b', not yet pushed): for a VXLAN or Geneve TSO packet
+ * the tunnel offsets, with the tunnel's GSO type and checksum flag added to
+ * 'vnet' and the outer UDP checksum field set to the pseudo-header sum if
+ * the tunnel has checksums; zeros for any other packet. */
+void
+netdev_linux_tnl_push(struct dp_packet *b, void *vnet_)
+{
+    struct virtio_net_hdr *vnet = vnet_;
+    struct tnl_hdr_ext ext;
+
+    memset(&ext, 0, sizeof ext);
+    if (dp_packet_get_tso_segsz(b)
+        && (dp_packet_tunnel_geneve(b) || dp_packet_tunnel_vxlan(b))) {
+        const struct ip_header *ip = dp_packet_l3(b);
+        struct udp_header *udp = dp_packet_l4(b);
+        const char *data = dp_packet_data(b);
+
+        vnet->gso_type |= (IP_VER(ip->ip_ihl_ver) == 4
+                           ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
+                           : VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6);
+        if (udp->udp_csum && !dp_packet_l4_checksum_good(b)) {
+            uint32_t partial = (IP_VER(ip->ip_ihl_ver) == 4
+                                ? packet_csum_pseudoheader(ip)
+                                : packet_csum_pseudoheader6(dp_packet_l3(b)));
+
+            udp->udp_csum = ~csum_finish(partial);
+            vnet->flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
+        }
+        put_le16(ext.outer_th_offset, (char *) udp - data);
+        put_le16(ext.inner_nh_offset,
+                 (char *) dp_packet_inner_l3(b) - data);
+        COVERAGE_INC(netdev_linux_tnl_tx_tso);
+    }
+    dp_packet_push(b, &ext, sizeof ext);
+}
+
+/* Completes the headers 'hdr' of output 'k' of tunnel 'plan' (UDP tunnel,
+ * headers written by dp_packet_reseg_headers(), 'len' bytes of payload,
+ * segment size 'segsz' or 0 for a single segment) for a tunnel tap, and
+ * builds its NETDEV_LINUX_TNL_VNET_HDR_LEN-byte virtio-net header into
+ * 'vnet_hdr':
+ *
+ *   - the IPv4 header checksums, outer and inner, complete;
+ *   - the inner TCP checksum left for the kernel (VIRTIO_NET_HDR_F_NEEDS_CSUM
+ *     at the inner TCP header, the pseudo-header sum in the field);
+ *   - for a TSO output, the tunnel GSO type and offsets, and if the tunnel
+ *     has UDP checksums the outer pseudo-header sum in the outer UDP
+ *     checksum field and VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM, so that the
+ *     kernel fills each segment's;
+ *   - for a single segment, the outer UDP checksum complete, computed
+ *     without reading the payload: the inner TCP header and payload, once
+ *     their checksum is complete, add up to the complement of the inner
+ *     pseudo-header sum, whatever the payload. */
+void
+netdev_linux_tnl_reseg_output(const struct dp_packet_reseg_plan *plan,
+                              char *hdr, uint32_t len, uint16_t segsz,
+                              void *vnet_hdr)
+{
+    struct virtio_net_hdr *vnet = vnet_hdr;
+    struct tnl_hdr_ext *ext = (struct tnl_hdr_ext *) (vnet + 1);
+    struct ip_header *ip = ALIGNED_CAST(struct ip_header *,
+                                        hdr + plan->l3_ofs);
+    struct ip_header *oip = ALIGNED_CAST(struct ip_header *,
+                                         hdr + plan->outer_l3_ofs);
+    struct udp_header *udp = ALIGNED_CAST(struct udp_header *,
+                                          hdr + plan->outer_l4_ofs);
+    struct tcp_header *tcp = ALIGNED_CAST(struct tcp_header *,
+                                          hdr + plan->l4_ofs);
+    uint32_t l4_len = plan->hdr_len - plan->l4_ofs + len;
+    bool inner_v4 = IP_VER(ip->ip_ihl_ver) == 4;
+    bool outer_v4 = IP_VER(oip->ip_ihl_ver) == 4;
+    uint32_t partial;
+
+    ovs_assert(plan->tunnel == DP_PACKET_RESEG_TNL_UDP);
+    if (outer_v4) {
+        oip->ip_csum = 0;
+        oip->ip_csum = csum(oip, IP_IHL(oip->ip_ihl_ver) * 4);
+    }
+    if (inner_v4) {
+        ip->ip_csum = 0;
+        ip->ip_csum = csum(ip, IP_IHL(ip->ip_ihl_ver) * 4);
+        partial = packet_csum_pseudoheader_l4len(ip, l4_len);
+    } else {
+        partial = packet_csum_pseudoheader6_l4len(
+            ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, ip), IPPROTO_TCP,
+            l4_len);
+    }
+    tcp->tcp_csum = ~csum_finish(partial);
+
+    memset(vnet, 0, NETDEV_LINUX_TNL_VNET_HDR_LEN);
+    vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vnet->csum_start = (OVS_FORCE __virtio16) plan->l4_ofs;
+    vnet->csum_offset = (OVS_FORCE __virtio16)
+                        offsetof(struct tcp_header, tcp_csum);
+
+    if (segsz) {
+        vnet->gso_type = ((inner_v4 ? VIRTIO_NET_HDR_GSO_TCPV4
+                                    : VIRTIO_NET_HDR_GSO_TCPV6)
+                          | (outer_v4 ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
+                                      : VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6));
+        vnet->hdr_len = (OVS_FORCE __virtio16) plan->hdr_len;
+        vnet->gso_size = (OVS_FORCE __virtio16) segsz;
+        put_le16(ext->outer_th_offset, plan->outer_l4_ofs);
+        put_le16(ext->inner_nh_offset, plan->l3_ofs);
+        if (udp->udp_csum) {
+            partial = (outer_v4
+                       ? packet_csum_pseudoheader(oip)
+                       : packet_csum_pseudoheader6(
+                           ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *,
+                                        oip)));
+            udp->udp_csum = ~csum_finish(partial);
+            vnet->flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
+        }
+    } else if (udp->udp_csum) {
+        /* The inner part's contribution is the complement of the field that
+         * holds the inner pseudo-header sum.  UDP, VXLAN, Geneve, Ethernet
+         * and IP headers never make an odd length, so the inner TCP header
+         * is on a 16-bit word boundary of the outer UDP checksum. */
+        udp->udp_csum = 0;
+        partial = (outer_v4
+                   ? packet_csum_pseudoheader(oip)
+                   : packet_csum_pseudoheader6(
+                       ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, oip)));
+        partial = csum_continue(partial, udp,
+                                plan->l4_ofs - plan->outer_l4_ofs);
+        partial = csum_add16(partial, ~tcp->tcp_csum);
+        udp->udp_csum = csum_finish(partial);
+        if (!udp->udp_csum) {
+            udp->udp_csum = htons(0xffff);
+        }
+    }
+    COVERAGE_INC(netdev_linux_tnl_tx_tso);
+}
