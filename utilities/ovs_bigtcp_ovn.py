@@ -160,8 +160,10 @@ class Chassis:
     userspace datapath, or with SYSTEM the kernel's) and ovn-controller,
     in WORK."""
 
-    def __init__(self, n, ns, ovs_tree, ovn, central, work, system=False):
+    def __init__(self, n, ns, ovs_tree, ovn, central, work, system=False,
+                 underlay_port="veth"):
         self.n, self.ns, self.ovn, self.central = n, ns, ovn, central
+        self.underlay_port = underlay_port
         self.name = "ch%d" % n
         self.work = work
         self.system = system
@@ -178,10 +180,29 @@ class Chassis:
         Geneve over ENCAP_PROTO's underlay."""
         ovs = self.ovs.start()
         dp = "system" if self.system else "netdev"
-        ovs.vsctl("add-br", "br-phys", "--", "set", "Bridge", "br-phys",
-                  "datapath_type=" + dp, "--", "add-port", "br-phys",
-                  self.underlay, "--", "set", "Interface", "br-phys",
-                  "mtu_request=%d" % UNDERLAY_MTU)
+        if self.underlay_port == "tap":
+            # br-phys reaches the underlay veth through a tap that a Linux
+            # bridge joins to it: a tap takes tunnel TSO packets, an
+            # AF_PACKET socket does not (Documentation/ovn.md).
+            port = "t%d" % self.n
+            ovs.vsctl("add-br", "br-phys", "--", "set", "Bridge", "br-phys",
+                      "datapath_type=" + dp, "--", "add-port", "br-phys",
+                      port, "--", "set", "Interface", port, "type=tap",
+                      "mtu_request=%d" % UNDERLAY_MTU, "--", "set",
+                      "Interface", "br-phys",
+                      "mtu_request=%d" % UNDERLAY_MTU)
+            ovs_bigtcp.run(["ip", "link", "add", "ub", "type", "bridge"],
+                           ns=self.ns)
+            for dev in (port, self.underlay):
+                ovs_bigtcp.run(["ip", "link", "set", dev, "master", "ub",
+                                "up"], ns=self.ns)
+            ovs_bigtcp.run(["ip", "link", "set", "ub", "mtu",
+                            str(UNDERLAY_MTU), "up"], ns=self.ns)
+        else:
+            ovs.vsctl("add-br", "br-phys", "--", "set", "Bridge", "br-phys",
+                      "datapath_type=" + dp, "--", "add-port", "br-phys",
+                      self.underlay, "--", "set", "Interface", "br-phys",
+                      "mtu_request=%d" % UNDERLAY_MTU)
         ovs_bigtcp.run(["ip", "link", "set", "br-phys", "up"], ns=self.ns)
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv4") + "/24",
                         "dev", "br-phys"], ns=self.ns)
@@ -255,13 +276,14 @@ class Deployment:
 
     def __init__(self, prefix, ovs_tree, ovn, work, n_chassis=2,
                  system=False, underlay_gso=65536, underlay_mtu=UNDERLAY_MTU,
-                 encap_proto="IPv4"):
+                 encap_proto="IPv4", underlay_port="veth"):
         self.prefix, self.work = prefix, work
         self.ovs_tree, self.ovn, self.system = ovs_tree, ovn, system
         self.n_chassis = n_chassis
         self.underlay_gso = underlay_gso
         self.underlay_mtu = underlay_mtu
         self.encap_proto = encap_proto
+        self.underlay_port = underlay_port
         self.central = Central(ovs_tree, ovn, os.path.join(work, "central"))
         self.chassis = []
         self.pods = {}
@@ -302,7 +324,7 @@ class Deployment:
         for n in range(1, self.n_chassis + 1):
             ch = Chassis(n, self.ns("ch%d" % n), self.ovs_tree, self.ovn,
                          self.central, os.path.join(self.work, "ch%d" % n),
-                         self.system)
+                         self.system, self.underlay_port)
             self.chassis.append(ch)
             ch.start(self.encap_proto)
         return self
