@@ -24,7 +24,9 @@ with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
 (Interface options, one KEY=VALUE a line), DIR/fuzz-bigtcp-dp-attrs/
 (the attributes of datapath replies, with the ovs-bigtcp ones) and
 DIR/fuzz-bigtcp-gro/ (streams of TCP segments from bigtcp-gro.py, see
-tests/fuzz-bigtcp-gro.c).  The files in
+tests/fuzz-bigtcp-gro.c) and DIR/fuzz-bigtcp-tnl-rx/ (a tunnel tap's
+24-byte virtio-net header and a VXLAN or Geneve TCP GSO packet, see
+tests/fuzz-bigtcp-tnl-rx.c).  The files in
 tests/fuzz-corpus/ were written by it; run it again after changing it."""
 
 import contextlib
@@ -225,6 +227,53 @@ def gro_seeds():
     return seeds
 
 
+def ip_csum(hdr):
+    s = sum(struct.unpack("!%dH" % (len(hdr) // 2), hdr))
+    s = (s >> 16) + (s & 0xffff)
+    s += s >> 16
+    return ~s & 0xffff
+
+
+def tnl_rx_seed(kind, udp_csum, payload, gso_size=1000):
+    """A tunnel tap's virtio-net header (struct virtio_net_hdr, 10 zero
+    bytes, the outer UDP and inner IP header offsets, little endian) and a
+    TCP GSO packet over IPv4 in a KIND ("vxlan" or "geneve", with OVN's one
+    option) tunnel over IPv4, with an outer UDP checksum if UDP_CSUM."""
+    def ip4(proto, length, src, dst):
+        h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, length, 1, 0x4000, 64,
+                        proto, 0, bytes(src), bytes(dst))
+        return h[:10] + struct.pack("!H", ip_csum(h)) + h[12:]
+
+    tcp = struct.pack("!HHIIBBHHH", 40000, 5201, 1, 1, 5 << 4, 0x10, 1000,
+                      0, 0)
+    ieth = bytes([10, 0, 0, 0, 0, 2, 10, 0, 0, 0, 0, 1, 8, 0])
+    inner = ieth + ip4(6, 40 + payload, (10, 0, 0, 1), (10, 0, 0, 2)) + tcp
+    if kind == "vxlan":
+        th, port = struct.pack("!II", 0x08000000, 5 << 8), 4789
+    else:
+        th = (struct.pack("!BBHI", 1, 0, 0x6558, 5 << 8)
+              + struct.pack("!HBBI", 0x0102, 0x80, 1, 0x10002))
+        port = 6081
+    udp_len = 8 + len(th) + len(inner) + payload
+    udp = struct.pack("!HHHH", 12345, port, udp_len,
+                      0xffff if udp_csum else 0)
+    oeth = bytes([2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 8, 0])
+    outer = oeth + ip4(17, 20 + udp_len, (172, 31, 1, 1), (172, 31, 1, 100))
+    inner_nh = len(outer) + len(udp) + len(th) + len(ieth)
+    inner_th = inner_nh + 20
+    flags = 1 | (8 if udp_csum else 0)     # NEEDS_CSUM, UDP_TUNNEL_CSUM
+    vnet = (struct.pack("<BBHHHH", flags, 1 | 0x20, inner_th + 20, gso_size,
+                        inner_th, 16)
+            + bytes(10) + struct.pack("<HH", len(outer), inner_nh))
+    return vnet + outer + udp + th + inner + bytes(payload)
+
+
+def tnl_rx_seeds():
+    return {"vxlan-gso": tnl_rx_seed("vxlan", False, 3000),
+            "geneve-gso-csum": tnl_rx_seed("geneve", True, 3000),
+            "geneve-one-segment": tnl_rx_seed("geneve", False, 800)}
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write(__doc__)
@@ -235,7 +284,8 @@ def main():
                           ("fuzz-bigtcp-reseg", reseg_seeds()),
                           ("fuzz-bigtcp-tso-limits", limits_seeds()),
                           ("fuzz-bigtcp-dp-attrs", dp_attrs_seeds()),
-                          ("fuzz-bigtcp-gro", gro_seeds())):
+                          ("fuzz-bigtcp-gro", gro_seeds()),
+                          ("fuzz-bigtcp-tnl-rx", tnl_rx_seeds())):
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)
         for name, data in seeds.items():

@@ -28,7 +28,8 @@ BIGTCP_FUZZ_TARGETS = \
 	tests/fuzz-bigtcp-reseg \
 	tests/fuzz-bigtcp-tso-limits \
 	tests/fuzz-bigtcp-dp-attrs \
-	tests/fuzz-bigtcp-gro
+	tests/fuzz-bigtcp-gro \
+	tests/fuzz-bigtcp-tnl-rx
 EXTRA_PROGRAMS += $(BIGTCP_FUZZ_TARGETS)
 bigtcp-fuzz-targets: $(BUILT_SOURCES)
 	$(MAKE) $(AM_MAKEFLAGS) $(BIGTCP_FUZZ_TARGETS)
@@ -58,3 +59,7 @@ tests_fuzz_bigtcp_dp_attrs_LDFLAGS = $(LIB_FUZZING_ENGINE)
 tests_fuzz_bigtcp_gro_SOURCES = tests/fuzz-bigtcp-gro.c
 tests_fuzz_bigtcp_gro_LDADD = lib/libopenvswitch.la
 tests_fuzz_bigtcp_gro_LDFLAGS = $(LIB_FUZZING_ENGINE)
+
+tests_fuzz_bigtcp_tnl_rx_SOURCES = tests/fuzz-bigtcp-tnl-rx.c
+tests_fuzz_bigtcp_tnl_rx_LDADD = lib/libopenvswitch.la
+tests_fuzz_bigtcp_tnl_rx_LDFLAGS = $(LIB_FUZZING_ENGINE)
