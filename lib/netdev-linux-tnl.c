@@ -20,6 +20,8 @@
 #include <errno.h>
 #include <linux/if_tun.h>
 #include <linux/virtio_net.h>
+#include <netinet/in.h>
+#include <netinet/ip6.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -109,6 +111,35 @@ drop(const struct netdev *netdev, const char *why)
     return EINVAL;
 }
 
+/* Returns true if the inner IP header of tunnel packet 'b', at 'inner_nh',
+ * is one of version 'ver' whose TCP header is at 'inner_th' (no IPv6
+ * extension headers) and whose length covers the rest of the packet, as
+ * segmentation expects it. */
+static bool
+inner_ip_matches(const struct dp_packet *b, uint16_t inner_nh,
+                 uint16_t inner_th, int ver)
+{
+    uint32_t len = dp_packet_size(b) - inner_nh;
+
+    if (ver == 4) {
+        const struct ip_header *ip = dp_packet_at_assert(b, inner_nh,
+                                                         IP_HEADER_LEN);
+
+        return (IP_VER(ip->ip_ihl_ver) == 4
+                && IP_IHL(ip->ip_ihl_ver) * 4 == inner_th - inner_nh
+                && ip->ip_proto == IPPROTO_TCP
+                && ntohs(ip->ip_tot_len) == len);
+    } else {
+        const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_at_assert(
+            b, inner_nh, IPV6_HEADER_LEN);
+
+        return (IP_VER(*(const uint8_t *) ip6) == 6
+                && inner_th - inner_nh == IPV6_HEADER_LEN
+                && ip6->ip6_nxt == IPPROTO_TCP
+                && ntohs(ip6->ip6_plen) == len - IPV6_HEADER_LEN);
+    }
+}
+
 /* Sets up received packet 'b', behind whose 'vnet' header the kernel put a
  * TCP GSO packet in a UDP tunnel whose outer UDP and inner IP headers are at
  * 'outer_th' and 'inner_nh', as a tunnel TSO packet of Open vSwitch: outer
@@ -153,6 +184,11 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
         || inner_th + TCP_HEADER_LEN > dp_packet_size(b)) {
         return drop(netdev, "offsets outside the packet");
     }
+    if ((outer_th | inner_nh | inner_th) & 1) {
+        /* Headers are read in 16-bit words; Ethernet, IP, UDP, VXLAN and
+         * Geneve headers all have even lengths. */
+        return drop(netdev, "offsets that are odd");
+    }
 
     parse_tcp_flags(b, &dl_type, NULL, NULL);
     udp = dp_packet_l4(b);
@@ -163,11 +199,12 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
     }
 
     tcp = dp_packet_at_assert(b, inner_th, TCP_HEADER_LEN);
-    if (TCP_OFFSET(tcp->tcp_ctl) * 4 < TCP_HEADER_LEN
+    if (dp_packet_l2_pad_size(b)
+        || ntohs(udp->udp_len) != dp_packet_size(b) - outer_th
+        || TCP_OFFSET(tcp->tcp_ctl) * 4 < TCP_HEADER_LEN
         || inner_th + TCP_OFFSET(tcp->tcp_ctl) * 4 >= dp_packet_size(b)
-        || IP_VER(*(uint8_t *) dp_packet_at_assert(b, inner_nh, 1))
-           != inner_ver) {
-        return drop(netdev, "that does not match the inner headers");
+        || !inner_ip_matches(b, inner_nh, inner_th, inner_ver)) {
+        return drop(netdev, "that does not match the packet's headers");
     }
 
     if (udp->udp_dst == htons(GENEVE_DST_PORT)) {
