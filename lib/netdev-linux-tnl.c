@@ -289,6 +289,38 @@ netdev_linux_tnl_prepare(struct dp_packet *b)
     }
 }
 
+/* The pseudo-header sum of the outer IPv4 or IPv6 header 'l3' of a UDP
+ * tunnel packet, its lengths as they are. */
+static uint32_t
+outer_pseudo_sum(const void *l3)
+{
+    return (IP_VER(*(const uint8_t *) l3) == 4
+            ? packet_csum_pseudoheader(l3)
+            : packet_csum_pseudoheader6(l3));
+}
+
+/* Makes 'vnet' and 'ext' the header of a TSO packet in a UDP tunnel whose
+ * outer IP header is 'outer_l3', with the outer UDP header 'udp' and the
+ * inner IP header at 'outer_th' and 'inner_nh' from the frame's start
+ * ('vnet' has the inner GSO type).  If 'udp_csum', the kernel is to fill
+ * each segment's outer UDP checksum: the field gets the pseudo-header
+ * sum. */
+static void
+set_tunnel_gso(struct virtio_net_hdr *vnet, struct tnl_hdr_ext *ext,
+               const void *outer_l3, struct udp_header *udp,
+               size_t outer_th, size_t inner_nh, bool udp_csum)
+{
+    vnet->gso_type |= (IP_VER(*(const uint8_t *) outer_l3) == 4
+                       ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
+                       : VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6);
+    put_le16(ext->outer_th_offset, outer_th);
+    put_le16(ext->inner_nh_offset, inner_nh);
+    if (udp_csum) {
+        udp->udp_csum = ~csum_finish(outer_pseudo_sum(outer_l3));
+        vnet->flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
+    }
+}
+
 /* Pushes onto packet 'b', for a tunnel tap, what follows virtio-net header
  * 'vnet' (built for 'b', not yet pushed): for a VXLAN or Geneve TSO packet
  * the tunnel offsets, with the tunnel's GSO type and checksum flag added to
@@ -303,24 +335,13 @@ netdev_linux_tnl_push(struct dp_packet *b, void *vnet_)
     memset(&ext, 0, sizeof ext);
     if (dp_packet_get_tso_segsz(b)
         && (dp_packet_tunnel_geneve(b) || dp_packet_tunnel_vxlan(b))) {
-        const struct ip_header *ip = dp_packet_l3(b);
         struct udp_header *udp = dp_packet_l4(b);
         const char *data = dp_packet_data(b);
 
-        vnet->gso_type |= (IP_VER(ip->ip_ihl_ver) == 4
-                           ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
-                           : VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6);
-        if (udp->udp_csum && !dp_packet_l4_checksum_good(b)) {
-            uint32_t partial = (IP_VER(ip->ip_ihl_ver) == 4
-                                ? packet_csum_pseudoheader(ip)
-                                : packet_csum_pseudoheader6(dp_packet_l3(b)));
-
-            udp->udp_csum = ~csum_finish(partial);
-            vnet->flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
-        }
-        put_le16(ext.outer_th_offset, (char *) udp - data);
-        put_le16(ext.inner_nh_offset,
-                 (char *) dp_packet_inner_l3(b) - data);
+        set_tunnel_gso(vnet, &ext, dp_packet_l3(b), udp,
+                       (char *) udp - data,
+                       (char *) dp_packet_inner_l3(b) - data,
+                       udp->udp_csum && !dp_packet_l4_checksum_good(b));
         COVERAGE_INC(netdev_linux_tnl_tx_tso);
     }
     dp_packet_push(b, &ext, sizeof ext);
@@ -386,34 +407,19 @@ netdev_linux_tnl_reseg_output(const struct dp_packet_reseg_plan *plan,
                         offsetof(struct tcp_header, tcp_csum);
 
     if (segsz) {
-        vnet->gso_type = ((inner_v4 ? VIRTIO_NET_HDR_GSO_TCPV4
-                                    : VIRTIO_NET_HDR_GSO_TCPV6)
-                          | (outer_v4 ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
-                                      : VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6));
+        vnet->gso_type = (inner_v4 ? VIRTIO_NET_HDR_GSO_TCPV4
+                                   : VIRTIO_NET_HDR_GSO_TCPV6);
         vnet->hdr_len = (OVS_FORCE __virtio16) plan->hdr_len;
         vnet->gso_size = (OVS_FORCE __virtio16) segsz;
-        put_le16(ext->outer_th_offset, plan->outer_l4_ofs);
-        put_le16(ext->inner_nh_offset, plan->l3_ofs);
-        if (udp->udp_csum) {
-            partial = (outer_v4
-                       ? packet_csum_pseudoheader(oip)
-                       : packet_csum_pseudoheader6(
-                           ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *,
-                                        oip)));
-            udp->udp_csum = ~csum_finish(partial);
-            vnet->flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
-        }
+        set_tunnel_gso(vnet, ext, oip, udp, plan->outer_l4_ofs, plan->l3_ofs,
+                       udp->udp_csum != 0);
     } else if (udp->udp_csum) {
         /* The inner part's contribution is the complement of the field that
          * holds the inner pseudo-header sum.  UDP, VXLAN, Geneve, Ethernet
          * and IP headers never make an odd length, so the inner TCP header
          * is on a 16-bit word boundary of the outer UDP checksum. */
         udp->udp_csum = 0;
-        partial = (outer_v4
-                   ? packet_csum_pseudoheader(oip)
-                   : packet_csum_pseudoheader6(
-                       ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, oip)));
-        partial = csum_continue(partial, udp,
+        partial = csum_continue(outer_pseudo_sum(oip), udp,
                                 plan->l4_ofs - plan->outer_l4_ofs);
         partial = csum_add16(partial, ~tcp->tcp_csum);
         udp->udp_csum = csum_finish(partial);
