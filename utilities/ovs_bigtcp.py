@@ -223,7 +223,8 @@ class Ovs:
     def ports(self):
         """The datapath's port statistics (dpctl/show -s), by port name:
         {"ovs-a0": {"rx_packets": N, "rx_bytes": N, "rx_dropped": N,
-        "tx_dropped": N, "upcall_packets": N, ...}}."""
+        "tx_dropped": N, "upcall_packets": N, "tso_resegmented": N,
+        ...}}."""
         return parse_dpctl_show(self.appctl("dpctl/show", "-s"))
 
     def dp_counters(self, name):
@@ -242,7 +243,7 @@ def parse_dpctl_show(text):
             continue
         prefix = None
         for tok in line.split():
-            if tok in ("RX", "TX", "UPCALL"):
+            if tok in ("RX", "TX", "UPCALL", "TSO"):
                 prefix = tok.lower()
             elif prefix and ":" in tok:
                 key, _, val = tok.partition(":")
