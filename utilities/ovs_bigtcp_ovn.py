@@ -27,6 +27,9 @@ and the OVN autotests.
     netns PREFIX-pK: pod K, a veth pK whose peer vpK is a br-int port of
                     its chassis bound to the logical switch port "pK".
 
+LinuxAnchor builds the same pods and underlay joined by Linux's own VXLAN
+devices and bridges, without Open vSwitch: the benchmark's anchor.
+
 The OVN binaries are Debian's (ovn-central, ovn-host, ovn-common), unpacked
 by OvnBinaries into a folder without being installed: installing ovn-host
 would install and start Debian's own openvswitch-switch.  The pods' MTU is
@@ -155,14 +158,31 @@ def _stop_pidfile(path):
         ovs_bigtcp.kill(pid, 9)
 
 
-class Chassis:
+class NetnsChassis:
+    """Chassis N in netns NS, without Open vSwitch (a LinuxAnchor's)."""
+
+    ovs = None
+
+    def __init__(self, n, ns):
+        self.n, self.ns = n, ns
+
+    def stop(self):
+        pass
+
+    def dev_stat(self, dev, stat):
+        return int(run(["cat", "/sys/class/net/%s/statistics/%s"
+                        % (dev, stat)], ns=self.ns))
+
+
+class Chassis(NetnsChassis):
     """Chassis N: netns NS with its own Open vSwitch from OVS_TREE (the
     userspace datapath, or with SYSTEM the kernel's) and ovn-controller,
     in WORK."""
 
     def __init__(self, n, ns, ovs_tree, ovn, central, work, system=False,
                  underlay_port="veth"):
-        self.n, self.ns, self.ovn, self.central = n, ns, ovn, central
+        super().__init__(n, ns)
+        self.ovn, self.central = ovn, central
         self.underlay_port = underlay_port
         self.name = "ch%d" % n
         self.work = work
@@ -249,10 +269,6 @@ class Chassis:
         """The Interface statistics column of IFACE as {key: int}."""
         out = self.ovs.vsctl("get", "Interface", iface, "statistics")
         return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", out)}
-
-    def dev_stat(self, dev, stat):
-        return int(run(["cat", "/sys/class/net/%s/statistics/%s"
-                        % (dev, stat)], ns=self.ns))
 
 
 def check_underlay_mtu(mtu, proto):
@@ -365,24 +381,9 @@ class Deployment:
         of SWITCH, address SUBNET.K; its veth has GSO and GRO limits GSO on
         both ends."""
         ch = self.chassis[chassis - 1]
-        ns = self.ns(name)
         mac = "0a:00:00:00:%02x:%02x" % (chassis, k)
         v4, v6 = "%s.%d" % (subnet[0], k), "%s%d" % (subnet[1], k)
-        run(["ip", "netns", "add", ns])
-        run(["ip", "link", "add", name, "netns", ns, "type", "veth",
-             "peer", "name", "v" + name, "netns", ch.ns])
-        run(["ip", "-n", ns, "link", "set", name, "address", mac, "mtu",
-             str(POD_MTU), "up"])
-        run(["ip", "-n", ns, "link", "set", "lo", "up"])
-        run(["ip", "-n", ns, "addr", "add", v4 + "/24", "dev", name])
-        run(["ip", "-n", ns, "addr", "add", v6 + "/64", "dev", name,
-             "nodad"])
-        run(["ip", "-n", ch.ns, "link", "set", "v" + name, "mtu",
-             str(POD_MTU), "up"])
-        for dev, where in ((name, ns), ("v" + name, ch.ns)):
-            run([ovs_bigtcp.LINK, "set", dev, "gso_max_size", gso,
-                 "gso_ipv4_max_size", gso, "gro_max_size", gso,
-                 "gro_ipv4_max_size", gso], ns=where)
+        self._pod_netns(name, ch.ns, mac, v4, v6, gso)
         self.central.nbctl("lsp-add", switch, name, "--",
                            "lsp-set-addresses", name,
                            "%s %s %s" % (mac, v4, v6))
@@ -391,6 +392,26 @@ class Deployment:
                      "external_ids:iface-id=" + name)
         self.pods[name] = {"chassis": chassis, "mac": mac,
                            "addr": {"IPv4": v4, "IPv6": v6}}
+
+    def _pod_netns(self, name, ch_ns, mac, v4, v6, gso):
+        """Pod NAME's namespace and veth, whose peer "v" + NAME is in
+        CH_NS, both ends with GSO and GRO limits GSO."""
+        ns = self.ns(name)
+        run(["ip", "netns", "add", ns])
+        run(["ip", "link", "add", name, "netns", ns, "type", "veth",
+             "peer", "name", "v" + name, "netns", ch_ns])
+        run(["ip", "-n", ns, "link", "set", name, "address", mac, "mtu",
+             str(POD_MTU), "up"])
+        run(["ip", "-n", ns, "link", "set", "lo", "up"])
+        run(["ip", "-n", ns, "addr", "add", v4 + "/24", "dev", name])
+        run(["ip", "-n", ns, "addr", "add", v6 + "/64", "dev", name,
+             "nodad"])
+        run(["ip", "-n", ch_ns, "link", "set", "v" + name, "mtu",
+             str(POD_MTU), "up"])
+        for dev, where in ((name, ns), ("v" + name, ch_ns)):
+            run([ovs_bigtcp.LINK, "set", dev, "gso_max_size", gso,
+                 "gso_ipv4_max_size", gso, "gro_max_size", gso,
+                 "gro_ipv4_max_size", gso], ns=where)
 
     def set_gateway(self, pod, v4, v6):
         ns = self.ns(pod)
@@ -405,6 +426,68 @@ class Deployment:
         for proto in ("IPv4", "IPv6"):
             run(["ping", "-q", "-c", count, "-W", wait,
                  self.addr(dst, proto)], ns=self.ns(src), timeout=60)
+
+
+class LinuxAnchor(Deployment):
+    """The benchmark's anchor: the pods and underlay of a Deployment of two
+    chassis, joined by Linux's own tunnel devices and bridges instead of
+    Open vSwitch and OVN.  Chassis N (netns PREFIX-chN) has bridge br0
+    with its pods' veths and tn0, a Geneve device (VNI 1, UDP checksums,
+    as OVN sets) to the other chassis over uN (10.99.0.N), or a VXLAN
+    device where the kernel has no Geneve (this project's development
+    host); self.tunnel says which."""
+
+    VXLAN_PORT = 4789
+
+    def __init__(self, prefix, work, underlay_gso=65536,
+                 underlay_mtu=UNDERLAY_MTU):
+        super().__init__(prefix, None, None, work,
+                         underlay_gso=underlay_gso, underlay_mtu=underlay_mtu)
+        self.tunnel = None
+
+    def start(self):
+        self.clean()
+        for n in (1, 2):
+            ns = self.ns("ch%d" % n)
+            run(["ip", "netns", "add", ns])
+            run(["ip", "-n", ns, "link", "set", "lo", "up"])
+        self._underlay()
+        for n in (1, 2):
+            ns = self.ns("ch%d" % n)
+            local, remote = "10.99.0.%d" % n, "10.99.0.%d" % (3 - n)
+            run(["ip", "-n", ns, "addr", "add", local + "/24", "dev",
+                 "u%d" % n])
+            if n == 1 or self.tunnel == "geneve":
+                try:
+                    run(["ip", "-n", ns, "link", "add", "tn0", "type",
+                         "geneve", "id", "1", "remote", remote, "udpcsum"])
+                    self.tunnel = "geneve"
+                except Error as e:
+                    if n != 1:
+                        raise
+                    self.tunnel = "vxlan"
+                    print("Linux anchor: no Geneve in this kernel (%s); "
+                          "VXLAN instead" % e)
+            if self.tunnel == "vxlan":
+                run(["ip", "-n", ns, "link", "add", "tn0", "type", "vxlan",
+                     "id", "1", "local", local, "remote", remote, "dstport",
+                     str(self.VXLAN_PORT), "udpcsum"])
+            run(["ip", "-n", ns, "link", "add", "br0", "type", "bridge"])
+            run(["ip", "-n", ns, "link", "set", "tn0", "mtu", str(POD_MTU),
+                 "master", "br0", "up"])
+            run(["ip", "-n", ns, "link", "set", "br0", "up"])
+            self.chassis.append(NetnsChassis(n, ns))
+        return self
+
+    def add_pod(self, name, chassis, k, gso=ovs_bigtcp.BIGTCP):
+        """Pod NAME on chassis CHASSIS, address 10.0.0.K and fd00::K."""
+        ch = self.chassis[chassis - 1]
+        v4, v6 = "10.0.0.%d" % k, "fd00::%d" % k
+        self._pod_netns(name, ch.ns, "0a:00:00:00:%02x:%02x" % (chassis, k),
+                        v4, v6, gso)
+        run(["ip", "-n", ch.ns, "link", "set", "v" + name, "master", "br0"])
+        self.pods[name] = {"chassis": chassis,
+                           "addr": {"IPv4": v4, "IPv6": v6}}
 
 
 def pcap_frames(path):
