@@ -270,6 +270,44 @@ class Chassis(NetnsChassis):
         out = self.ovs.vsctl("get", "Interface", iface, "statistics")
         return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", out)}
 
+    def diagnose(self, others, proto):
+        """The configuration problems that keep BIG TCP from crossing from
+        this chassis to the chassis OTHERS over a PROTO underlay, as a list
+        of messages that say which and why (empty if none)."""
+        problems = []
+        if self.system:
+            # The ovs-bigtcp module announces itself in every datapath
+            # reply, and dpctl/show then prints its counters.
+            if not re.search(r"^\s*gso: ", self.ovs.appctl("dpctl/show"),
+                             re.M):
+                problems.append(
+                    "%s: the kernel datapath is not the ovs-bigtcp module "
+                    "(\"ovs-appctl dpctl/show\" has no \"gso:\" line), so "
+                    "it cannot resegment: Linux cuts each BIG TCP packet "
+                    "bound for another chassis into MSS-sized segments "
+                    "before genev_sys_%d, whose GSO limit is 64 KiB; load "
+                    "the project's openvswitch.ko and vport-geneve.ko "
+                    "(Documentation/kernel-datapath.md)"
+                    % (self.name, GENEVE_PORT))
+            return problems
+        for other in others:
+            dst = other.addr(proto)
+            out = self.ovs.appctl("ovs/route/lookup", dst, check=False)
+            if not re.search(r"^dev ", out, re.M):
+                plen = 32 if proto == "IPv4" else 128
+                problems.append(
+                    "%s: no route to %s's tunnel endpoint %s in Open "
+                    "vSwitch's routing table (\"ovs-appctl ovs/route/lookup "
+                    "%s\" finds none): a netdev bridge routes its tunnels "
+                    "with ovs/route, which learns the routes of the "
+                    "namespace ovs-vswitchd runs in; put the underlay "
+                    "address on br-phys, or add a route with \"ovs-appctl "
+                    "ovs/route/add %s/%d br-phys\"; until then the datapath "
+                    "drops the Geneve packets to it and counts them in the "
+                    "coverage counter drop_action_tunnel_routing_failed"
+                    % (self.name, other.name, dst, dst, dst, plen))
+        return problems
+
 
 def check_underlay_mtu(mtu, proto):
     """Raises Error with the reason if an underlay of MTU over PROTO cannot
@@ -417,6 +455,12 @@ class Deployment:
         ns = self.ns(pod)
         run(["ip", "-n", ns, "route", "add", "default", "via", v4])
         run(["ip", "-n", ns, "-6", "route", "add", "default", "via", v6])
+
+    def diagnose(self):
+        """Chassis.diagnose() of every chassis towards the others."""
+        return [p for ch in self.chassis
+                for p in ch.diagnose([o for o in self.chassis if o is not ch],
+                                     self.encap_proto)]
 
     def sync(self):
         """Waits until every chassis has caught up with the NB database."""
