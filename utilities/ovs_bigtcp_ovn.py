@@ -281,11 +281,13 @@ class Chassis(NetnsChassis):
             if not re.search(r"^\s*gso: ", self.ovs.appctl("dpctl/show"),
                              re.M):
                 problems.append(
-                    "%s: the kernel datapath is not the ovs-bigtcp module "
-                    "(\"ovs-appctl dpctl/show\" has no \"gso:\" line), so "
-                    "it cannot resegment: Linux cuts each BIG TCP packet "
-                    "bound for another chassis into MSS-sized segments "
-                    "before genev_sys_%d, whose GSO limit is 64 KiB; load "
+                    "%s: the kernel datapath shows no ovs-bigtcp module "
+                    "(\"ovs-appctl dpctl/show\" has no \"gso:\" line: a "
+                    "stock openvswitch.ko, or an ovs-vswitchd without the "
+                    "series), so it cannot resegment: Linux cuts each BIG "
+                    "TCP packet bound for another chassis into MSS-sized "
+                    "segments before genev_sys_%d, whose GSO limit is 64 "
+                    "KiB; load "
                     "the project's openvswitch.ko and vport-geneve.ko "
                     "(Documentation/kernel-datapath.md)"
                     % (self.name, GENEVE_PORT))
@@ -436,6 +438,12 @@ class Deployment:
         CH_NS, both ends with GSO and GRO limits GSO."""
         ns = self.ns(name)
         run(["ip", "netns", "add", ns])
+        # The pods' addresses are static, and nothing answers a router
+        # solicitation; the ones Linux sends for minutes after a device
+        # comes up would cross the underlay in the middle of the checks
+        # that count its frames.  New devices take the "default" setting.
+        run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+             "net.ipv6.conf.default.router_solicitations=0"])
         run(["ip", "link", "add", name, "netns", ns, "type", "veth",
              "peer", "name", "v" + name, "netns", ch_ns])
         run(["ip", "-n", ns, "link", "set", name, "address", mac, "mtu",
