@@ -245,7 +245,8 @@ inject_refusal(const struct netdev *netdev, size_t size)
         atomic_count_dec(&n_injected);
         *left -= 1;
         if (!*left) {
-            free(shash_steal(&inject_ports, node));
+            free(left);
+            shash_delete(&inject_ports, node);
         }
     }
     ovs_mutex_unlock(&inject_mutex);
