@@ -48,8 +48,9 @@ COVERAGE_DEFINE(netdev_gro_trimmed_pad); /* Padded IPv4 runts trimmed. */
  * one (see netdev-gro.h): each such segment counts once, for the first
  * rule it breaks, in coverage counter netdev_gro_refuse_<name>. */
 #define GRO_REASONS                                                     \
-    GRO_REASON(IP_OPTIONS, ip_options)  /* IPv4 options, IPv6 ext hdrs. */\
-    GRO_REASON(IP_FRAG, ip_frag)        /* MF, offset, reserved bit. */   \
+    GRO_REASON(IP_OPTIONS, ip_options)  /* IPv4 options. */              \
+    GRO_REASON(IP_FRAG, ip_frag)        /* IPv4 MF, offset, reserved bit;
+                                         * an IPv6 Fragment header. */    \
     GRO_REASON(IP_LEN, ip_len)          /* IP length is not the frame's. */\
     GRO_REASON(PAD, pad)                /* Runt padding is not zeros. */  \
     GRO_REASON(IP_CSUM, ip_csum)        /* Bad IPv4 header checksum. */   \
@@ -188,9 +189,41 @@ gro_tcp(const struct dp_packet *p, const struct gro_hdrs *h)
                         (char *) dp_packet_data(p) + h->l4_ofs);
 }
 
+/* Returns the offset of the upper-layer header of IPv6 packet 'p' whose
+ * IPv6 header is at 'l3_ofs', behind the extension headers that Linux's
+ * GRO skips (ipv6_gro_pull_exthdrs(): Hop-by-Hop, Routing and Destination
+ * Options headers), and stores its protocol in '*proto'.  Stops at the
+ * first header that does not fit in 'p', with its type in '*proto'. */
+static size_t
+gro_ipv6_skip_ext(const struct dp_packet *p, size_t l3_ofs, uint8_t *proto)
+{
+    const uint8_t *data = dp_packet_data(p);
+    size_t size = dp_packet_size(p);
+    size_t ofs = l3_ofs + IPV6_HEADER_LEN;
+    uint8_t nxt = data[l3_ofs + offsetof(struct ovs_16aligned_ip6_hdr,
+                                         ip6_nxt)];
+
+    while (nxt == IPPROTO_HOPOPTS || nxt == IPPROTO_ROUTING
+           || nxt == IPPROTO_DSTOPTS) {
+        size_t len;
+
+        if (size < ofs + 8) {
+            break;
+        }
+        len = (data[ofs + 1] + 1) * 8;
+        if (size < ofs + len) {
+            break;
+        }
+        nxt = data[ofs];
+        ofs += len;
+    }
+    *proto = nxt;
+    return ofs;
+}
+
 /* Finds the TCP header of 'p', a TCP segment in Ethernet (with at most one
- * 802.1Q tag) over IPv4 without options or IPv6 without extension headers,
- * and fills in 'h'.  Returns
+ * 802.1Q tag) over IPv4 without options or IPv6 (behind the extension
+ * headers gro_ipv6_skip_ext() skips), and fills in 'h'.  Returns
  * GRO_OK, or the rule that 'p' breaks, with '*is_tcp' false if 'p' is not
  * TCP over IP at all.  Trims zero padding after a short IPv4 packet. */
 static enum gro_reason
@@ -260,18 +293,19 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
         h->l4_ofs = h->l3_ofs + IP_HEADER_LEN;
     } else if (eth_type == htons(ETH_TYPE_IPV6)) {
         const struct ovs_16aligned_ip6_hdr *ip6 = gro_ip6(p, h);
+        uint8_t proto;
 
         if (size < h->l3_ofs + IPV6_HEADER_LEN + TCP_HEADER_LEN
             || IP_VER(ip6->ip6_vfc) != 6) {
             return GRO_OK;
         }
-        if (ip6->ip6_nxt != IPPROTO_TCP) {
-            /* A TCP segment behind extension headers is not taken. */
-            *is_tcp = (ip6->ip6_nxt == IPPROTO_HOPOPTS
-                       || ip6->ip6_nxt == IPPROTO_ROUTING
-                       || ip6->ip6_nxt == IPPROTO_DSTOPTS
-                       || ip6->ip6_nxt == IPPROTO_FRAGMENT);
-            return *is_tcp ? GRO_IP_OPTIONS : GRO_OK;
+        h->l4_ofs = gro_ipv6_skip_ext(p, h->l3_ofs, &proto);
+        if (proto == IPPROTO_FRAGMENT) {
+            /* Maybe a TCP segment, but not one GRO takes. */
+            *is_tcp = true;
+            return GRO_IP_FRAG;
+        } else if (proto != IPPROTO_TCP) {
+            return GRO_OK;
         }
         *is_tcp = true;
         if (dp_packet_get_tso_segsz(p)) {
@@ -280,7 +314,6 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
             return GRO_IP_LEN;
         }
         h->ip_version = 6;
-        h->l4_ofs = h->l3_ofs + IPV6_HEADER_LEN;
     } else {
         return GRO_OK;
     }
@@ -318,7 +351,9 @@ gro_tcp_csum_ok(const struct dp_packet *p, const struct gro_hdrs *h)
 }
 
 /* Two segments are of the same flow if they have the same Ethernet header
- * (VLAN tag included), IP version, addresses, flow label and ports. */
+ * (VLAN tag included), IP version, addresses, flow label and ports, and
+ * over IPv6 the same extension headers, byte for byte, as
+ * ipv6_gro_receive() requires. */
 static bool
 gro_same_flow(const struct dp_packet *a, const struct gro_hdrs *ha,
               const struct dp_packet *b, const struct gro_hdrs *hb)
@@ -343,10 +378,30 @@ gro_same_flow(const struct dp_packet *a, const struct gro_hdrs *ha,
         ovs_be32 fa = get_16aligned_be32(&ia->ip6_flow);
         ovs_be32 fb = get_16aligned_be32(&ib->ip6_flow);
 
+        size_t ext_len = ha->l4_ofs - ha->l3_ofs - IPV6_HEADER_LEN;
+
         return (!((fa ^ fb) & htonl(IPV6_LABEL_MASK))
                 && !memcmp(&ia->ip6_src, &ib->ip6_src, sizeof ia->ip6_src)
-                && !memcmp(&ia->ip6_dst, &ib->ip6_dst, sizeof ia->ip6_dst));
+                && !memcmp(&ia->ip6_dst, &ib->ip6_dst, sizeof ia->ip6_dst)
+                && ia->ip6_nxt == ib->ip6_nxt
+                && ha->l4_ofs - ha->l3_ofs == hb->l4_ofs - hb->l3_ofs
+                && !memcmp(ia + 1, ib + 1, ext_len));
     }
+}
+
+/* Returns the largest frame that a packet whose first segment's headers are
+ * 'h' may grow to, under gro-max-size 'max_size'.  Behind IPv6 extension
+ * headers, the IPv6 payload stays within 65535 bytes: over that, BIG TCP
+ * framing puts a jumbo Hop-by-Hop header in front of them (as Linux's GRO
+ * does), and Linux's GSO takes a BIG TCP packet only with TCP right behind
+ * that header (ipv6_has_hopopt_jumbo()). */
+static uint32_t
+gro_packet_max_size(const struct gro_hdrs *h, uint32_t max_size)
+{
+    if (h->ip_version == 6 && h->l4_ofs > h->l3_ofs + IPV6_HEADER_LEN) {
+        return MIN(max_size, h->l3_ofs + IPV6_HEADER_LEN + UINT16_MAX);
+    }
+    return max_size;
 }
 
 /* Returns the rule that keeps segment 'p' (headers 'h', of the same flow)
@@ -413,7 +468,8 @@ gro_mismatch(const struct gro_flow *flow, const struct dp_packet *held,
         return GRO_SEQ;
     } else if (h->payload_len > flow->mss) {
         return GRO_MSS;
-    } else if (dp_packet_size(held) + h->payload_len > max_size
+    } else if (dp_packet_size(held) + h->payload_len
+               > gro_packet_max_size(&flow->hdrs, max_size)
                || flow->n_segs >= GSO_MAX_SEGS) {
         return GRO_FULL;
     }

@@ -33,9 +33,13 @@ computed, unless the field names a checksum:
   number offset), win, flags (letters F S R P A U E C), seq (offset added
   to the sequence number), len (payload bytes; later segments follow on),
   ts (timestamp value offset), ipopt (1: an IPv4 NOP option word), hbh (1:
-  an empty IPv6 Hop-by-Hop header), iplen (offset added to the IP
+  an empty IPv6 Hop-by-Hop header in front of the others), ext (IPv6
+  extension headers in front of TCP, comma-separated: hbh, dstopt, rthdr,
+  frag; "none": none; --ext6 gives every segment its default), optval
+  (the value of the dstopt header's option), iplen (offset added to the IP
   length), pad (bytes of zero padding after the IP packet), padbyte
-  (value of the last padding byte), csum (bad: a wrong TCP checksum),
+  (value of the last padding byte), doff (the TCP data offset, in 32-bit
+  words, in place of the header's own), csum (bad: a wrong TCP checksum),
   ipcsum (bad: a wrong IPv4 header checksum), src (another source port),
   vlan (an 802.1Q tag of this VLAN; 0: none).
 
@@ -96,6 +100,32 @@ def parse_flags(letters):
     return bits
 
 
+# IPv6 extension headers by name: their Next Header value, and their bytes
+# after the Next Header field.  "dstopt" carries an option that a receiver
+# skips (type 0x1e) with a 4-byte value (the "optval" field), "rthdr" is a
+# Segment Routing header with no segment left (its one segment is the
+# destination), "frag" the Fragment header of a first fragment.
+EXT6 = {
+    "hbh": (0, lambda v: b"\x00\x01\x04\x00\x00\x00\x00"),
+    "dstopt": (60, lambda v: b"\x00\x1e\x04" + struct.pack("!I", v)),
+    "rthdr": (43, lambda v: struct.pack("!BBBBBH", 2, 4, 0, 0, 0, 0)
+              + IP6_DST),
+    "frag": (44, lambda v: struct.pack("!BHI", 0, 1, 0x1234)),
+}
+
+
+def ext6_headers(names, optval):
+    """Returns the IPv6 Next Header value and the bytes of the extension
+    headers 'names' (keys of EXT6) in front of TCP, in that order."""
+    nxt = 6
+    ext = b""
+    for name in reversed(names):
+        code, body = EXT6[name]
+        ext = bytes([nxt]) + body(optval) + ext
+        nxt = code
+    return nxt, ext
+
+
 def build(ip6, seq, payload, mods, base):
     """Returns one frame: segment with sequence number 'seq' and
     'payload', headers from 'base' as changed by 'mods'."""
@@ -106,7 +136,7 @@ def build(ip6, seq, payload, mods, base):
     if m["ts"]:
         tsval = 1000 + int(m.get("tsoff", 0))
         opts = struct.pack("!BBBBII", 1, 1, 8, 10, tsval, 4242)
-    doff = (20 + len(opts)) // 4
+    doff = int(m.get("doff", (20 + len(opts)) // 4))
     sport = int(m.get("src", m["sport"]))
     tcp = struct.pack("!HHIIBBHHH", sport, 5201,
                       (seq + int(m.get("seq", 0))) & 0xffffffff,
@@ -131,14 +161,17 @@ def build(ip6, seq, payload, mods, base):
         pseudo = IP4_SRC + IP4_DST + struct.pack("!xBH", 6, len(l4))
         eth_type = 0x0800
     else:
-        hbh = b"\x06\x00" + b"\x01\x04\x00\x00\x00\x00" \
-            if int(m.get("hbh", 0)) else b""
+        names = [x for x in m.get("ext", "").split(",")
+                 if x and x != "none"]
+        if int(m.get("hbh", 0)):
+            names.insert(0, "hbh")
+        nxt, ext = ext6_headers(names, int(m.get("optval", 0)))
         vtcfl = (6 << 28) | (int(m.get("tos", 0)) << 20) | \
             int(m.get("label", 0))
-        plen = len(hbh) + len(l4) + int(m.get("iplen", 0))
-        ip = bytearray(struct.pack("!IHBB16s16s", vtcfl, plen,
-                                   0 if hbh else 6, int(m.get("ttl", 64)),
-                                   IP6_SRC, IP6_DST) + hbh)
+        plen = len(ext) + len(l4) + int(m.get("iplen", 0))
+        ip = bytearray(struct.pack("!IHBB16s16s", vtcfl, plen, nxt,
+                                   int(m.get("ttl", 64)),
+                                   IP6_SRC, IP6_DST) + ext)
         pseudo = IP6_SRC + IP6_DST + struct.pack("!IxxxB", len(l4), 6)
         eth_type = 0x86dd
     struct.pack_into("!H", l4, 16, ~csum16(pseudo + bytes(l4)) & 0xffff)
@@ -164,9 +197,9 @@ def parse_mod(text):
 
 
 def gen_flow(ip6, count, mss, mods, fixed_id=False, df=True, ts=False,
-             seq0=1, ipid0=100, rng=None, sport=54392, vlan=0):
+             seq0=1, ipid0=100, rng=None, sport=54392, vlan=0, ext6=""):
     base = {"df": 1 if (df or fixed_id) else 0, "ts": ts, "sport": sport,
-            "vlan": vlan}
+            "vlan": vlan, "ext": ext6}
     frames = []
     seq = seq0
     for k in range(count):
@@ -188,7 +221,8 @@ def cmd_gen(args):
         mods.setdefault(k, {})[field] = value
     for frame in gen_flow(args.ip6, args.count, args.mss, mods,
                           fixed_id=args.fixed_id, df=not args.no_df,
-                          ts=args.ts, sport=args.sport, vlan=args.vlan):
+                          ts=args.ts, sport=args.sport, vlan=args.vlan,
+                          ext6=args.ext6):
         print(frame.hex())
 
 
@@ -234,11 +268,29 @@ def l3_offset(frame):
     return 14, eth_type
 
 
+def ext6_walk(frame, l3):
+    """Returns the types of the extension headers of the IPv6 packet at
+    'l3' in 'frame' (those of EXT6), and the offset of what follows
+    them."""
+    types = []
+    nxt, ofs = frame[l3 + 6], l3 + 40
+    while nxt in (0, 43, 44, 60):
+        types.append(nxt)
+        length = 8 if nxt == 44 else (frame[ofs + 1] + 1) * 8
+        nxt = frame[ofs]
+        ofs += length
+    return types, ofs
+
+
+def ext6_types(frame, l3):
+    return ext6_walk(frame, l3)[0]
+
+
 def l4_offset(frame):
     l3, eth_type = l3_offset(frame)
     if eth_type == 0x0800:
         return l3 + (frame[l3] & 0xf) * 4, 4
-    return l3 + 40, 6
+    return ext6_walk(frame, l3)[1], 6
 
 
 def rewrite_sport(frame, sport):
@@ -264,7 +316,8 @@ def flow_key(frame):
         frag = struct.unpack_from("!H", frame, l3 + 6)[0] & 0x3fff
         addrs = frame[l3 + 12:l3 + 20] + (b"frag" if frag else b"")
     else:
-        addrs = frame[l3 + 8:l3 + 40]
+        frag = 44 in ext6_types(frame, l3)
+        addrs = frame[l3 + 8:l3 + 40] + (b"frag" if frag else b"")
     return (frame[:l3], ver, addrs, frame[ofs:ofs + 4])
 
 
@@ -369,6 +422,7 @@ def main():
     g.add_argument("--ts", action="store_true")
     g.add_argument("--sport", type=int, default=54392)
     g.add_argument("--vlan", type=int, default=0)
+    g.add_argument("--ext6", default="")
     g.add_argument("mods", nargs="*")
     r = sub.add_parser("random")
     r.add_argument("seed", type=int)

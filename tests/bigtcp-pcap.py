@@ -272,11 +272,16 @@ def summarise(frame, check_csum, headers=False, wirelen=None):
         ip_ok = True
         l4 = ofs + 40
         proto = nxt
-        while proto in (0, 43, 60):
+        while proto in (0, 43, 44, 60):
             # Hop-by-Hop options (the jumbo payload option of BIG TCP),
-            # routing and destination options headers.
+            # routing, fragment (of a first fragment only: the others
+            # carry no TCP header) and destination options headers.
+            if proto == 44 and struct.unpack_from("!H", frame,
+                                                  l4 + 2)[0] & 0xfff8:
+                return "other len=%d" % wirelen
+            length = 8 if proto == 44 else (frame[l4 + 1] + 1) * 8
             proto = frame[l4]
-            l4 += (frame[l4 + 1] + 1) * 8
+            l4 += length
     else:
         return "other len=%d" % wirelen
 
