@@ -112,11 +112,24 @@ check_coalesced(struct dp_packet *p, uint32_t max_size, bool check_l4)
         const struct ovs_16aligned_ip6_hdr *ip6
             = ALIGNED_CAST(const struct ovs_16aligned_ip6_hdr *, l3);
         uint32_t plen = l3_len - IPV6_HEADER_LEN;
+        const uint8_t *h = (const uint8_t *) l3 + IPV6_HEADER_LEN;
+        uint8_t nxt = ip6->ip6_ctlun.ip6_un1.ip6_un1_nxt;
 
         ovs_assert(eth_type == htons(ETH_TYPE_IPV6));
         ovs_assert(ntohs(ip6->ip6_ctlun.ip6_un1.ip6_un1_plen)
                    == (plen <= UINT16_MAX ? plen : 0));
-        tcp = ALIGNED_CAST(const struct tcp_header *, l3 + IPV6_HEADER_LEN);
+
+        /* TCP behind the extension headers that GRO skips; a packet with
+         * any stays within 64 KiB of payload. */
+        while (nxt == IPPROTO_HOPOPTS || nxt == IPPROTO_ROUTING
+               || nxt == IPPROTO_DSTOPTS) {
+            nxt = h[0];
+            h += (h[1] + 1) * 8;
+        }
+        ovs_assert(nxt == IPPROTO_TCP);
+        ovs_assert(h == (const uint8_t *) l3 + IPV6_HEADER_LEN
+                   || plen <= UINT16_MAX);
+        tcp = ALIGNED_CAST(const struct tcp_header *, h);
     }
     hdr_len = (const char *) tcp - (const char *) dp_packet_data(p)
               + TCP_OFFSET(tcp->tcp_ctl) * 4;
