@@ -189,19 +189,19 @@ gro_tcp(const struct dp_packet *p, const struct gro_hdrs *h)
                         (char *) dp_packet_data(p) + h->l4_ofs);
 }
 
-/* Returns the offset of the upper-layer header of IPv6 packet 'p' whose
- * IPv6 header is at 'l3_ofs', behind the extension headers that Linux's
+/* Returns the offset of the upper-layer header of IPv6 packet 'p' (its
+ * IPv6 header at 'h->l3_ofs'), behind the extension headers that Linux's
  * GRO skips (ipv6_gro_pull_exthdrs(): Hop-by-Hop, Routing and Destination
  * Options headers), and stores its protocol in '*proto'.  Stops at the
  * first header that does not fit in 'p', with its type in '*proto'. */
 static size_t
-gro_ipv6_skip_ext(const struct dp_packet *p, size_t l3_ofs, uint8_t *proto)
+gro_ipv6_skip_ext(const struct dp_packet *p, const struct gro_hdrs *h,
+                  uint8_t *proto)
 {
     const uint8_t *data = dp_packet_data(p);
     size_t size = dp_packet_size(p);
-    size_t ofs = l3_ofs + IPV6_HEADER_LEN;
-    uint8_t nxt = data[l3_ofs + offsetof(struct ovs_16aligned_ip6_hdr,
-                                         ip6_nxt)];
+    size_t ofs = h->l3_ofs + IPV6_HEADER_LEN;
+    uint8_t nxt = gro_ip6(p, h)->ip6_nxt;
 
     while (nxt == IPPROTO_HOPOPTS || nxt == IPPROTO_ROUTING
            || nxt == IPPROTO_DSTOPTS) {
@@ -299,7 +299,7 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
             || IP_VER(ip6->ip6_vfc) != 6) {
             return GRO_OK;
         }
-        h->l4_ofs = gro_ipv6_skip_ext(p, h->l3_ofs, &proto);
+        h->l4_ofs = gro_ipv6_skip_ext(p, h, &proto);
         if (proto == IPPROTO_FRAGMENT) {
             /* Maybe a TCP segment, but not one GRO takes. */
             *is_tcp = true;
@@ -377,7 +377,6 @@ gro_same_flow(const struct dp_packet *a, const struct gro_hdrs *ha,
         const struct ovs_16aligned_ip6_hdr *ib = gro_ip6(b, hb);
         ovs_be32 fa = get_16aligned_be32(&ia->ip6_flow);
         ovs_be32 fb = get_16aligned_be32(&ib->ip6_flow);
-
         size_t ext_len = ha->l4_ofs - ha->l3_ofs - IPV6_HEADER_LEN;
 
         return (!((fa ^ fb) & htonl(IPV6_LABEL_MASK))

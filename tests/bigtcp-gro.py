@@ -268,29 +268,11 @@ def l3_offset(frame):
     return 14, eth_type
 
 
-def ext6_walk(frame, l3):
-    """Returns the types of the extension headers of the IPv6 packet at
-    'l3' in 'frame' (those of EXT6), and the offset of what follows
-    them."""
-    types = []
-    nxt, ofs = frame[l3 + 6], l3 + 40
-    while nxt in (0, 43, 44, 60):
-        types.append(nxt)
-        length = 8 if nxt == 44 else (frame[ofs + 1] + 1) * 8
-        nxt = frame[ofs]
-        ofs += length
-    return types, ofs
-
-
-def ext6_types(frame, l3):
-    return ext6_walk(frame, l3)[0]
-
-
 def l4_offset(frame):
     l3, eth_type = l3_offset(frame)
     if eth_type == 0x0800:
         return l3 + (frame[l3] & 0xf) * 4, 4
-    return ext6_walk(frame, l3)[1], 6
+    return _pcap.ipv6_ext_walk(frame, l3)[2], 6
 
 
 def rewrite_sport(frame, sport):
@@ -316,7 +298,8 @@ def flow_key(frame):
         frag = struct.unpack_from("!H", frame, l3 + 6)[0] & 0x3fff
         addrs = frame[l3 + 12:l3 + 20] + (b"frag" if frag else b"")
     else:
-        frag = 44 in ext6_types(frame, l3)
+        frag = any(kind == 44
+                   for kind, _ in _pcap.ipv6_ext_walk(frame, l3)[0])
         addrs = frame[l3 + 8:l3 + 40] + (b"frag" if frag else b"")
     return (frame[:l3], ver, addrs, frame[ofs:ofs + 4])
 

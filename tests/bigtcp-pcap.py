@@ -241,6 +241,22 @@ def summarise_tunnel(frame, proto, l4, src, dst, wirelen, ip_ok,
     return outer, inner
 
 
+def ipv6_ext_walk(frame, ofs):
+    """Walks the extension headers (Hop-by-Hop options, the jumbo payload
+    option of BIG TCP among them, routing, fragment and destination
+    options) of the IPv6 packet at 'ofs' in 'frame'.  Returns the list of
+    (type, offset) of the headers walked, the protocol behind them and its
+    offset."""
+    hdrs = []
+    proto, l4 = frame[ofs + 6], ofs + 40
+    while proto in (0, 43, 44, 60):
+        hdrs.append((proto, l4))
+        length = 8 if proto == 44 else (frame[l4 + 1] + 1) * 8
+        proto = frame[l4]
+        l4 += length
+    return hdrs, proto, l4
+
+
 def summarise(frame, check_csum, headers=False, wirelen=None):
     if wirelen is None:
         wirelen = len(frame)
@@ -265,23 +281,17 @@ def summarise(frame, check_csum, headers=False, wirelen=None):
         ip_ok = csum16(frame[ofs:ofs + ihl]) == 0xffff
         l4 = ofs + ihl
     elif eth_type == 0x86dd:
-        plen, nxt = struct.unpack_from("!HB", frame, ofs + 4)
+        plen, = struct.unpack_from("!H", frame, ofs + 4)
         src, dst = frame[ofs + 8:ofs + 24], frame[ofs + 24:ofs + 40]
         l3 = "ip6 iplen=%d" % plen
         ttl = frame[ofs + 7]
         ip_ok = True
-        l4 = ofs + 40
-        proto = nxt
-        while proto in (0, 43, 44, 60):
-            # Hop-by-Hop options (the jumbo payload option of BIG TCP),
-            # routing, fragment (of a first fragment only: the others
-            # carry no TCP header) and destination options headers.
-            if proto == 44 and struct.unpack_from("!H", frame,
-                                                  l4 + 2)[0] & 0xfff8:
+        hdrs, proto, l4 = ipv6_ext_walk(frame, ofs)
+        for kind, at in hdrs:
+            # Only a first fragment carries the TCP header.
+            if kind == 44 and struct.unpack_from("!H", frame, at + 2)[0] \
+                    & 0xfff8:
                 return "other len=%d" % wirelen
-            length = 8 if proto == 44 else (frame[l4 + 1] + 1) * 8
-            proto = frame[l4]
-            l4 += length
     else:
         return "other len=%d" % wirelen
 
