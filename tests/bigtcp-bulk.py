@@ -16,7 +16,7 @@
 """One bounded TCP bulk transfer whose bytes are checked end to end.
 
 usage: bigtcp-bulk.py server ADDR PORT [TIMEOUT]
-       bigtcp-bulk.py client ADDR PORT BYTES [TIMEOUT [WRITE]]
+       bigtcp-bulk.py client ADDR PORT BYTES|SECONDSs [TIMEOUT [WRITE]]
 
 The server accepts one connection, reads until end of stream, checks every
 byte against the sender's pattern and prints "received N bytes, M bad".
@@ -26,11 +26,14 @@ only when all BYTES arrived intact.  Both give up after TIMEOUT seconds
 (default 60).  The client writes WRITE bytes at a time (default 256 KiB):
 TCP mostly sends a write as it comes, so the write size bounds most GSO
 packets, and writes of 1 MiB let it build packets up to the 512 KiB BIG
-TCP limit.
+TCP limit.  With a count of seconds ("8s") in place of BYTES, the client
+sends for that long, however many bytes that is, then closes its side as
+above, and prints "sent N bytes" before the server's line.
 """
 
 import socket
 import sys
+import time
 
 CHUNK = 256 * 1024
 MAX_WRITE = 4 * 1024 * 1024
@@ -77,15 +80,24 @@ def server(addr, port, timeout):
     return 0 if bad == 0 else 1
 
 
-def client(addr, port, nbytes, timeout, write=CHUNK):
+def client(addr, port, nbytes, timeout, write=CHUNK, seconds=None):
     s = socket.create_connection((addr, port), timeout=timeout)
     sent = 0
-    while sent < nbytes:
-        n = min(write, nbytes - sent)
+    end = time.monotonic() + seconds if seconds is not None else None
+    while end is not None or sent < nbytes:
+        if end is not None:
+            if time.monotonic() >= end:
+                break
+            n = write
+        else:
+            n = min(write, nbytes - sent)
         ofs = sent % 251
         s.sendall(PATTERN[ofs:ofs + n])
         sent += n
     s.shutdown(socket.SHUT_WR)
+    if end is not None:
+        print("sent %d bytes" % sent)
+        nbytes = sent
     reply = b""
     while True:
         data = s.recv(4096)
@@ -106,6 +118,9 @@ def main():
         if len(args) in (4, 5, 6) and args[0] == "client":
             timeout = float(args[4]) if len(args) >= 5 else 60.0
             write = int(args[5]) if len(args) == 6 else CHUNK
+            if 1 <= write <= MAX_WRITE and args[3].endswith("s"):
+                return client(args[1], int(args[2]), 0, timeout, write,
+                              float(args[3][:-1]))
             if 1 <= write <= MAX_WRITE:
                 return client(args[1], int(args[2]), int(args[3]), timeout,
                               write)

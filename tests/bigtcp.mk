@@ -3,8 +3,10 @@
 
 TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at \
 	tests/bigtcp-jumbo.at
-SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at
-SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at
+SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at \
+	tests/system-bigtcp-faults.at
+SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at \
+	tests/system-kmod-bigtcp-faults.at
 SYSTEM_TESTSUITE_AT += tests/system-bigtcp-macros.at
 
 # Unit test programs, run through "ovstest".
