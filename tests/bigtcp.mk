@@ -11,6 +11,7 @@ SYSTEM_TESTSUITE_AT += tests/system-bigtcp-macros.at
 
 # Unit test programs, run through "ovstest".
 tests_ovstest_SOURCES += \
+	tests/test-bigtcp-gro.c \
 	tests/test-bigtcp-reseg.c \
 	tests/test-dp-packet-pool.c \
 	tests/bigtcp-reseg-check.c \
