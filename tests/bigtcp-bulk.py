@@ -29,9 +29,18 @@ packets, and writes of 1 MiB let it build packets up to the 512 KiB BIG
 TCP limit.  With a count of seconds ("8s") in place of BYTES, the client
 sends for that long, however many bytes that is, then closes its side as
 above, and prints "sent N bytes" before the server's line.
+
+With BIGTCP_BULK_INFO set to a file name in its environment, the client
+writes there what its TCP socket's TCP_INFO says once everything is sent
+and acknowledged: its congestion window and threshold, retransmissions,
+timeouts, undone recoveries, and how long the sender was limited by the
+receive window, its send buffer or its congestion window, so that a test
+can show why TCP built the packets it built.
 """
 
+import os
 import socket
+import struct
 import sys
 import time
 
@@ -80,6 +89,49 @@ def server(addr, port, timeout):
     return 0 if bad == 0 else 1
 
 
+# struct tcp_info (include/uapi/linux/tcp.h) up to tcpi_total_rto_recoveries
+# (Linux 6.7), as (name, offset, struct format).
+TCP_INFO_FIELDS = (
+    ("ca_state", 1, "B"), ("retransmits", 2, "B"), ("backoff", 4, "B"),
+    ("rto_us", 8, "I"), ("snd_mss", 16, "I"), ("unacked", 24, "I"),
+    ("lost", 32, "I"), ("retrans", 36, "I"), ("rtt_us", 68, "I"),
+    ("rttvar_us", 72, "I"), ("snd_ssthresh", 76, "I"),
+    ("snd_cwnd", 80, "I"), ("reordering", 88, "I"),
+    ("total_retrans", 100, "I"), ("pacing_rate", 104, "Q"),
+    ("min_rtt_us", 148, "I"), ("busy_us", 168, "Q"),
+    ("rwnd_limited_us", 176, "Q"), ("sndbuf_limited_us", 184, "Q"),
+    ("bytes_retrans", 208, "Q"), ("dsack_dups", 216, "I"),
+    ("reord_seen", 220, "I"), ("snd_wnd", 228, "I"),
+    ("total_rto", 240, "H"), ("total_rto_recoveries", 242, "H"),
+)
+
+
+def tcp_info(s):
+    """Returns 'name=value ...' for the fields of TCP_INFO that 's''s
+    kernel fills in."""
+    raw = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+    return " ".join("%s=%d" % (name, struct.unpack_from(fmt, raw, ofs)[0])
+                    for name, ofs, fmt in TCP_INFO_FIELDS
+                    if ofs + struct.calcsize(fmt) <= len(raw))
+
+
+def write_info(s, sent):
+    path = os.environ.get("BIGTCP_BULK_INFO")
+    if not path:
+        return
+    # Wait (bounded, 5 s) until every byte is acknowledged, so the window
+    # and counters are the transfer's final ones.
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        unacked = struct.unpack_from(
+            "I", s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 32), 24)[0]
+        if unacked == 0:
+            break
+        time.sleep(0.01)
+    with open(path, "w") as f:
+        f.write("sent=%d %s\n" % (sent, tcp_info(s)))
+
+
 def client(addr, port, nbytes, timeout, write=CHUNK, seconds=None):
     s = socket.create_connection((addr, port), timeout=timeout)
     sent = 0
@@ -94,6 +146,7 @@ def client(addr, port, nbytes, timeout, write=CHUNK, seconds=None):
         ofs = sent % 251
         s.sendall(PATTERN[ofs:ofs + n])
         sent += n
+    write_info(s, sent)
     s.shutdown(socket.SHUT_WR)
     if end is not None:
         print("sent %d bytes" % sent)
