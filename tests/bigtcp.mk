@@ -4,7 +4,7 @@
 TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at \
 	tests/bigtcp-jumbo.at
 SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at \
-	tests/system-bigtcp-faults.at
+	tests/system-bigtcp-faults.at tests/system-bigtcp-soak.at
 SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at \
 	tests/system-kmod-bigtcp-faults.at
 SYSTEM_TESTSUITE_AT += tests/system-bigtcp-macros.at
