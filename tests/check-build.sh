@@ -16,6 +16,11 @@
 #     kernel's headers, as DKMS runs it.
 #  6. The distribution ("make distdir", as "make dist" makes it) carries
 #     every file that git tracks, but the CI script and .gitignore.
+#  7. The documents name only patches of the two series, by subject
+#     (build-aux/check-docs, also "make check-docs").
+#  8. Every Python program that git tracks compiles and passes pyflakes.
+#  9. Every shell script that git tracks passes shellcheck (warnings and
+#     errors).
 #
 # Ends with "N passed, N failed".
 
@@ -149,6 +154,39 @@ make -s -C "$top" distdir distdir="$dist" > "$work/out" 2> "$work/err" \
     && [ ! -s "$work/err" ]
 result $? "the distribution carries every tracked file"
 rm -rf "$dist"
+
+# 7.
+python3 "$top/build-aux/check-docs" "$top" > "$work/out" 2> "$work/err"
+result $? "the documents name only patches of the series (check-docs)"
+
+# The files that git tracks whose name or first line says they are Python
+# (tracked_scripts python) or POSIX/bash shell (tracked_scripts sh).
+tracked_scripts() {
+    (cd "$top" && git ls-files) | while read -r f; do
+        case $1:${f##*/} in
+            python:*.py|sh:*.sh) echo "$top/$f" ;;
+            python:*.*|sh:*.*) ;;
+            *) head -n 1 "$top/$f" 2>/dev/null \
+                   | grep -q "^#! *\(/usr/bin/env \)\?/\?[a-z/]*$1" \
+                   && echo "$top/$f" ;;
+        esac
+    done
+}
+
+# 8.
+tracked_scripts python > "$work/py"
+# shellcheck disable=SC2046 # file names without spaces
+{ [ -s "$work/py" ] \
+      && PYTHONPYCACHEPREFIX=$work/pycache python3 -m py_compile $(cat "$work/py") \
+      && pyflakes3 $(cat "$work/py"); } > "$work/out" 2> "$work/err"
+result $? "$(wc -l < "$work/py") Python programs compile and pass pyflakes"
+
+# 9.
+tracked_scripts sh > "$work/sh"
+# shellcheck disable=SC2046 # file names without spaces
+{ [ -s "$work/sh" ] && shellcheck -S warning $(cat "$work/sh"); } \
+    > "$work/out" 2> "$work/err"
+result $? "$(wc -l < "$work/sh") shell scripts pass shellcheck"
 
 echo "check-build: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
