@@ -344,6 +344,112 @@ netdev_linux_reseg_send(struct netdev *netdev,
     return error;
 }
 
+/* Counts a TSO packet that 'netdev' could not send through 'port', for
+ * 'error', as dropped, and logs that 'what' failed. */
+static void
+drop_packet(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
+            const char *what, int error)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+    (*port->tx_dropped)++;
+    VLOG_WARN_RL(&rl, "%s: %s failed, packet dropped. %s",
+                 netdev_get_name(netdev), what, ovs_strerror(error));
+}
+
+/* Sends 'p' to 'port' as the outputs of 'plan' (see netdev_linux_reseg_send()
+ * for their order and the kernel's refusals). */
+static int
+send_cut(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
+         const struct dp_packet *p, int mtu,
+         const struct dp_packet_reseg_plan *plan)
+{
+    struct netdev_linux_reseg r;
+    int error;
+
+    error = netdev_linux_reseg_init_vnet(&r, plan, p, mtu, &port->vnet);
+    if (OVS_UNLIKELY(error)) {
+        drop_packet(netdev, port, "Resegmenting TSO packet", error);
+        error = 0;
+    } else {
+        error = netdev_linux_reseg_send(netdev, &r, p, mtu, port->send,
+                                        port->aux);
+    }
+    netdev_linux_reseg_destroy(&r);
+    return error;
+}
+
+/* Sends 'p', which fits 'port''s limits, as one output: its virtio-net
+ * header, then the packet. */
+static int
+send_whole(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
+           struct dp_packet *p, int mtu)
+{
+    struct iovec iov;
+    int error;
+
+    error = port->prepend_vnet_hdr(p, mtu, port->vnet.len);
+    if (OVS_UNLIKELY(error)) {
+        drop_packet(netdev, port, "Prepend vnet hdr", error);
+        return 0;
+    }
+    iov.iov_base = dp_packet_data(p);
+    iov.iov_len = dp_packet_size(p);
+    return port->send(port->aux, &iov, 1);
+}
+
+/* Sends the segments of 'p', which is over 'netdev''s TSO limits and cannot
+ * be cut within them (see netdev_tso_limits_segment()), each as one output,
+ * or a segment over 64 KiB as the outputs that netdev_linux_reseg_plan()
+ * gives it. */
+static int
+send_segments(struct netdev *netdev,
+              const struct netdev_linux_reseg_port *port,
+              const struct dp_packet *p, int mtu)
+{
+    struct dp_packet_batch segs;
+    struct dp_packet *seg;
+    int error = 0;
+
+    dp_packet_batch_init(&segs);
+    netdev_tso_limits_segment(netdev, dp_packet_clone(p), &segs);
+    DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
+        struct dp_packet_reseg_plan plan;
+
+        error = (netdev_linux_reseg_plan(netdev, seg, &plan)
+                 == NETDEV_TSO_ZC_CUT
+                 ? send_cut(netdev, port, seg, mtu, &plan)
+                 : send_whole(netdev, port, seg, mtu));
+        if (error) {
+            break;
+        }
+    }
+    dp_packet_delete_batch(&segs, true);
+    dp_packet_batch_destroy(&segs);
+    return error;
+}
+
+/* Sends TSO packet 'p' to Linux port 'netdev' through 'port', as
+ * netdev_linux_reseg_plan() said with 'zc' (not NETDEV_TSO_ZC_NONE) and
+ * 'plan': cut into the outputs of 'plan' without copying its payload, or
+ * as its segments.  A packet that cannot be sent (its outputs would not fit
+ * the MTU 'mtu', a virtio-net header cannot describe it) is dropped,
+ * counted in the port's tx_dropped and logged; that is not an error.
+ * Returns 0 if successful, otherwise the positive errno value of the send
+ * that failed, after which nothing more of 'p' was sent.  'p' is left to
+ * the caller. */
+int
+netdev_linux_reseg_send_packet(struct netdev *netdev,
+                               const struct netdev_linux_reseg_port *port,
+                               struct dp_packet *p, int mtu,
+                               enum netdev_tso_zerocopy zc,
+                               const struct dp_packet_reseg_plan *plan)
+{
+    return (zc == NETDEV_TSO_ZC_CUT
+            ? send_cut(netdev, port, p, mtu, plan)
+            : send_segments(netdev, port, p, mtu));
+}
+
 /* "netdev-linux/inject-tx-refusal PORT N": the next N outputs over 64 KiB
  * that PORT sends are refused as if the kernel could not build their skb
  * (ENOBUFS).  For tests of the fallback. */

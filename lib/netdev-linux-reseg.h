@@ -87,6 +87,27 @@ int netdev_linux_reseg_send(struct netdev *, const struct netdev_linux_reseg *,
                             const struct dp_packet *, int mtu,
                             netdev_linux_reseg_send_cb *, void *aux);
 
+/* How netdev_linux_reseg_send_packet() reaches a Linux port: an AF_PACKET
+ * socket or a tap's file descriptor. */
+struct netdev_linux_reseg_port {
+    struct netdev_linux_reseg_vnet vnet; /* Its outputs' virtio-net header. */
+
+    /* Puts a virtio-net header of 'vnet_hdr_len' bytes in front of 'p', a
+     * packet within the port's TSO limits (netdev-linux's own function).
+     * Returns 0, or a positive errno value if 'p' cannot be sent. */
+    int (*prepend_vnet_hdr)(struct dp_packet *p, int mtu, int vnet_hdr_len);
+
+    netdev_linux_reseg_send_cb *send;   /* Sends one output. */
+    void *aux;                          /* 'send''s first argument. */
+    uint64_t *tx_dropped;               /* The port's dropped packets. */
+};
+
+int netdev_linux_reseg_send_packet(struct netdev *,
+                                   const struct netdev_linux_reseg_port *,
+                                   struct dp_packet *, int mtu,
+                                   enum netdev_tso_zerocopy,
+                                   const struct dp_packet_reseg_plan *);
+
 void netdev_linux_reseg_register_commands(void);
 
 /* The buffers of output 'k' of 'r'. */
