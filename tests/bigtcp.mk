@@ -1,5 +1,6 @@
 # ovs-bigtcp autotests, included from Open vSwitch's tests/automake.mk by
-# patches/ovs/0053.  The files are links into the ovs-bigtcp tree.
+# the patch "tests: Include the ovs-bigtcp autotests".  The files are links
+# into the ovs-bigtcp tree.
 
 TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at \
 	tests/bigtcp-jumbo.at
