@@ -16,6 +16,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/dpif-netlink-gso.c \
 	lib/dpif-netlink-gso.h \
 	lib/netdev-gro.c \
+	lib/netdev-gro-port.c \
 	lib/netdev-gro.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h

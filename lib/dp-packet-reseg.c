@@ -407,20 +407,26 @@ dp_packet_reseg_new__(const struct dp_packet *p, size_t hdr_len, size_t size)
 
     out = dp_packet_new_with_headroom(size, dp_packet_headroom(p));
     dp_packet_put_uninit(out, hdr_len);
-
-    /* Offsets, cutlen, packet type, offload flags and metadata, as
-     * dp_packet_clone_with_headroom() copies them. */
-    memcpy(&out->l2_pad_size, &p->l2_pad_size,
-           sizeof *out - offsetof(struct dp_packet, l2_pad_size));
-    dp_packet_set_l2_pad_size(out, 0);
-
-    if (dp_packet_rss_valid(p)) {
-        dp_packet_set_rss_hash(out, dp_packet_get_rss_hash(p));
-    }
+    dp_packet_reseg_copy_metadata(out, p);
     if (dp_packet_has_flow_mark(p, &mark)) {
         dp_packet_set_flow_mark(out, mark);
     }
     return out;
+}
+
+/* Gives 'dst', a packet cut from 'src', the offsets, cutlen, packet type,
+ * offload flags and metadata of 'src', as dp_packet_clone() copies them,
+ * and its RSS hash; but no L2 padding: 'dst' has none. */
+void
+dp_packet_reseg_copy_metadata(struct dp_packet *dst,
+                              const struct dp_packet *src)
+{
+    memcpy(&dst->l2_pad_size, &src->l2_pad_size,
+           sizeof *dst - offsetof(struct dp_packet, l2_pad_size));
+    dp_packet_set_l2_pad_size(dst, 0);
+    if (dp_packet_rss_valid(src)) {
+        dp_packet_set_rss_hash(dst, dp_packet_get_rss_hash(src));
+    }
 }
 
 /* Updates the IPv4 or IPv6 header at 'ip_' for an output in which it covers

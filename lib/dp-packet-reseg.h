@@ -94,4 +94,7 @@ size_t dp_packet_reseg_cut(struct dp_packet *,
 size_t dp_packet_reseg(struct dp_packet *p, uint32_t max_size,
                        uint32_t max_segs, struct dp_packet_batch *batch);
 
+void dp_packet_reseg_copy_metadata(struct dp_packet *dst,
+                                   const struct dp_packet *src);
+
 #endif /* dp-packet-reseg.h */

@@ -25,6 +25,7 @@
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
+#include "dp-packet-reseg.h"
 #include "packets.h"
 #include "util.h"
 
@@ -201,15 +202,8 @@ segs_rebuild(const struct dp_packet *p, size_t hdr_len,
     }
     memcpy(dp_packet_data(seg), dp_packet_data(p), hdr_len);
 
-    /* The metadata of 'p', as dp_packet_clone() copies it: offsets,
-     * packet type, offload flags, the packet's metadata. */
-    memcpy(&seg->l2_pad_size, &p->l2_pad_size,
-           sizeof *seg - offsetof(struct dp_packet, l2_pad_size));
-    seg->l2_pad_size = 0;
+    dp_packet_reseg_copy_metadata(seg, p);
     dp_packet_set_tso_segsz(seg, 0);
-    if (dp_packet_rss_valid(p)) {
-        dp_packet_set_rss_hash(seg, dp_packet_get_rss_hash(p));
-    }
 
     if (version == 4) {
         struct ip_header *ip = dp_packet_l3(seg);

@@ -92,6 +92,7 @@ struct netdev_gro_config {
 /* Headroom of a coalesced packet's buffer, for headers pushed later. */
 #define NETDEV_GRO_HEADROOM 128
 
+/* The engine (lib/netdev-gro.c): one receive queue's coalescing state. */
 struct netdev_gro *netdev_gro_create(void);
 void netdev_gro_destroy(struct netdev_gro *);
 void netdev_gro_receive(struct netdev_gro *, struct dp_packet *,
@@ -102,7 +103,7 @@ size_t netdev_gro_n_pending(const struct netdev_gro *);
 void netdev_gro_take_counts(struct netdev_gro *, uint64_t *packets,
                             uint64_t *segments);
 
-/* For lib/netdev.c. */
+/* GRO on a port (lib/netdev-gro-port.c), for lib/netdev.c. */
 void netdev_gro_config_init(struct netdev_gro_config *);
 void netdev_gro_config_destroy(struct netdev_gro_config *);
 void netdev_gro_set_config(struct netdev *, struct smap *args);
