@@ -28,7 +28,9 @@ TCP mostly sends a write as it comes, so the write size bounds most GSO
 packets, and writes of 1 MiB let it build packets up to the 512 KiB BIG
 TCP limit.  With a count of seconds ("8s") in place of BYTES, the client
 sends for that long, however many bytes that is, then closes its side as
-above, and prints "sent N bytes" before the server's line.
+above, and prints "sent N bytes" before the server's line.  SIGUSR1 ends
+a client's sending early in that mode, for a flow that must last as long as
+something else takes.
 
 With BIGTCP_BULK_INFO set to a file name in its environment, the client
 writes there what its TCP socket's TCP_INFO says once everything is sent
@@ -39,6 +41,7 @@ can show why TCP built the packets it built.
 """
 
 import os
+import signal
 import socket
 import struct
 import sys
@@ -133,12 +136,15 @@ def write_info(s, sent):
 
 
 def client(addr, port, nbytes, timeout, write=CHUNK, seconds=None):
+    stop = []
+    if seconds is not None:
+        signal.signal(signal.SIGUSR1, lambda signum, frame: stop.append(1))
     s = socket.create_connection((addr, port), timeout=timeout)
     sent = 0
     end = time.monotonic() + seconds if seconds is not None else None
     while end is not None or sent < nbytes:
         if end is not None:
-            if time.monotonic() >= end:
+            if stop or time.monotonic() >= end:
                 break
             n = write
         else:

@@ -6,8 +6,10 @@
 # whose /lib/modules holds the Debian kernel's own modules, stock
 # openvswitch.ko included.  It installs the packages as an operator would,
 # (dpkg -i) lets DKMS build the module, starts Open vSwitch with the packaged
-# scripts, sends a BIG TCP flow through a kernel bridge, then removes the
-# packages.  Prints "ok"/"not ok" per check and ends with
+# scripts, sends a BIG TCP flow through a kernel bridge; then, with a flow
+# running, installs the DKMS package over itself and reloads the module
+# (ovs-ctl force-reload-kmod), removes it and reloads the stock module;
+# then removes the packages.  Prints "ok"/"not ok" per check and ends with
 # "N passed, N failed".
 
 debs=$1
@@ -171,19 +173,107 @@ reseg=$(echo "$after" | sed -n 's/.*resegmented:\([0-9]*\).*/\1/p')
 check "dpctl/show: the datapath resegmented for the 64 KiB port" \
     test "${reseg:-0}" -gt 0
 
+# c_bytes: what the bridge has sent to C so far.
+c_bytes() {
+    cat /sys/class/net/c1/statistics/tx_bytes
+}
+# flow_moves: whether the flow A -> C moves bytes, waiting up to 60 s for
+# TCP to come back from its timeouts after a datapath was deleted.
+flow_moves() {
+    kill -0 "$cli" || return 1
+    b0=$(c_bytes)
+    i=0
+    while [ $i -lt 120 ]; do
+        sleep 0.5
+        [ "$(c_bytes)" -gt $((b0 + 1048576)) ] && return 0
+        i=$((i + 1))
+    done
+    return 1
+}
+reseg_count() {
+    gso_line | sed -n 's/.*resegmented:\([0-9]*\).*/\1/p'
+}
+# resegments: whether the loaded datapath counts resegmentation (waits up
+# to 30 s).
+resegments() {
+    i=0
+    while [ $i -lt 60 ]; do
+        [ "$(reseg_count)" -gt 0 ] 2>/dev/null && return 0
+        sleep 0.5
+        i=$((i + 1))
+    done
+    return 1
+}
+
+echo "== the DKMS package upgraded over itself, a flow running"
+# force-reload-kmod recreates internal ports in the root namespace only,
+# so the flow that crosses the reloads goes A -> C, veth to veth.  It runs
+# at the lowest priority so that DKMS's compiler is not starved; SIGUSR1
+# ends it.
+ovs-vsctl del-port br0 int0
+bulk="python3 $top/tests/bigtcp-bulk.py"
+ip netns exec debC nice -n 19 $bulk server 10.9.0.3 5202 120 \
+    > /tmp/flow-server.txt 2>&1 &
+srv=$!
+sleep 1
+ip netns exec debA nice -n 19 $bulk client 10.9.0.3 5202 2400s 120 1048576 \
+    > /tmp/flow-client.txt 2>&1 &
+cli=$!
+check "the flow A -> C runs" flow_moves
+ko=$(modinfo -n openvswitch)
+ko_before=$(stat -c '%i %Y' "$ko")
+start=$(date +%s)
+# dpkg -i of the installed version runs what an upgrade runs: the old
+# package's "prerm upgrade" (dkms remove) and the new one's "postinst
+# configure" (dkms add, build, install).
+check "dpkg -i openvswitch-bigtcp-dkms over itself (DKMS rebuilds)" \
+    env DEBIAN_FRONTEND=noninteractive dpkg -i \
+        "$debs"/openvswitch-bigtcp-dkms_*.deb
+echo "(upgrade took $(( $(date +%s) - start )) s)"
+check "dkms status: openvswitch-bigtcp installed again for $kver" \
+    sh -c "dkms status -m openvswitch-bigtcp -k $kver | grep -q installed"
+check "modinfo names a newly installed DKMS module" \
+    sh -c "modinfo -n openvswitch | grep -q '$dkms_path_re' &&
+           test \"\$(stat -c '%i %Y' \"\$(modinfo -n openvswitch)\")\" != '$ko_before'"
+check "the flow kept running through the upgrade" flow_moves
+start=$(date +%s)
+check "ovs-ctl force-reload-kmod (datapath configured, flow running)" \
+    /usr/share/openvswitch/scripts/ovs-ctl force-reload-kmod
+echo "(reload took $(( $(date +%s) - start )) s)"
+check "the loaded module is the rebuilt DKMS one (taint O)" \
+    loaded_is_out_of_tree
+check "the flow moves through the new datapath" flow_moves
+check "the new datapath resegments the flow for C's 64 KiB" resegments
+echo "dpctl/show gso: $(gso_line)"
+
+echo "== the stock module put back, the flow running"
+check "dpkg -r openvswitch-bigtcp-dkms" \
+    env DEBIAN_FRONTEND=noninteractive dpkg -r openvswitch-bigtcp-dkms
+check "modinfo -n openvswitch is the kernel's own again" \
+    test "$(modinfo -n openvswitch)" = "$stock_path"
+check "ovs-ctl force-reload-kmod loads it (datapath configured)" \
+    /usr/share/openvswitch/scripts/ovs-ctl force-reload-kmod
+check "the loaded module is the stock one (no taint O)" \
+    sh -c "! grep -q O /sys/module/openvswitch/taint"
+check "the flow moves through the stock datapath" flow_moves
+kill -USR1 "$cli"
+check "the flow's bytes arrived intact across both reloads" wait "$cli"
+wait "$srv"
+cat /tmp/flow-client.txt
+
 echo "== removing the packages"
 ovs-vsctl del-br br0
 check "ovs-ctl stop" ovs_stop
 for m in vport_vxlan vport_geneve vport_gre openvswitch; do
     rmmod "$m" 2>/dev/null
 done
-check "dpkg -r the packages" \
-    env DEBIAN_FRONTEND=noninteractive dpkg -r openvswitch-bigtcp-dkms \
+check "dpkg -r the other packages" \
+    env DEBIAN_FRONTEND=noninteractive dpkg -r \
         openvswitch-switch python3-openvswitch openvswitch-common
 check "after: modprobe finds the kernel's own openvswitch.ko again" \
     test "$(modinfo -n openvswitch)" = "$stock_path"
 check "modprobe openvswitch loads the stock module" modprobe openvswitch
-check "the loaded module is the stock one (no taint O)" \
+check "the loaded module is the stock one again (no taint O)" \
     sh -c "! grep -q O /sys/module/openvswitch/taint"
 rm -f /usr/sbin/policy-rc.d
 finish
