@@ -37,7 +37,6 @@
 
 VLOG_DEFINE_THIS_MODULE(netdev_gro);
 
-
 /* Interface option "gro-keep-segments" when absent or invalid. */
 #define GRO_KEEP_SEGS_DEFAULT true
 
