@@ -95,23 +95,14 @@ bigtcp_rx_check_vnet(const struct dp_packet *b, bool gso_tcp,
     return 0;
 }
 
-/* Checks TSO packet 'b', received with a virtio-net header of a TCP GSO
- * type for IP version 'ip_version' (4 or 6), whose segment size is set.
- * Parses its headers (it sets the layer offsets).  Returns 0 if Open
- * vSwitch can take it: as a TSO packet, or, if its payload fits in one
- * segment, as a plain packet (its segment size is then cleared).  Returns
- * EINVAL if it must be dropped. */
-int
-bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
+/* Checks the IP and TCP headers of TSO packet 'b', of IP version
+ * 'ip_version', and parses them (it sets the layer offsets).  Returns 0 if
+ * they are those of a TCP segment of that version, EINVAL otherwise. */
+static int
+check_headers(struct dp_packet *b, int ip_version)
 {
-    uint16_t segsz = dp_packet_get_tso_segsz(b);
     const struct ip_header *ip;
-    uint32_t l3_len, payload_len;
     ovs_be16 dl_type;
-
-    if (!segsz) {
-        return 0;
-    }
 
     parse_tcp_flags(b, &dl_type, NULL, NULL);
     ip = dp_packet_l3(b);
@@ -153,8 +144,17 @@ bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
                      TCP_OFFSET(tcp->tcp_ctl), dp_packet_l4_size(b));
         return EINVAL;
     }
+    return 0;
+}
 
-    l3_len = dp_packet_l3_size(b);
+/* Checks the IP length of TSO packet 'b', of IP version 'ip_version', whose
+ * headers check_headers() accepted, and stores it in '*l3_len'.  Returns 0
+ * if it describes the packet and is within GSO_MAX_SIZE, EINVAL
+ * otherwise. */
+static int
+check_length(const struct dp_packet *b, int ip_version, uint32_t *l3_len)
+{
+    *l3_len = dp_packet_l3_size(b);
     if (dp_packet_l2_pad_size(b)) {
         /* Flow extraction takes bytes beyond the IP length as Ethernet
          * padding.  A GSO packet has none: its IP length is wrong. */
@@ -177,10 +177,32 @@ bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
             return EINVAL;
         }
     }
-    if (l3_len > GSO_MAX_SIZE) {
+    if (*l3_len > GSO_MAX_SIZE) {
         COVERAGE_INC(bigtcp_rx_too_big);
         VLOG_WARN_RL(&rl, "Dropped TSO packet: IP length %"PRIu32" over "
-                     "GSO_MAX_SIZE (%d)", l3_len, GSO_MAX_SIZE);
+                     "GSO_MAX_SIZE (%d)", *l3_len, GSO_MAX_SIZE);
+        return EINVAL;
+    }
+    return 0;
+}
+
+/* Checks TSO packet 'b', received with a virtio-net header of a TCP GSO
+ * type for IP version 'ip_version' (4 or 6), whose segment size is set.
+ * Parses its headers (it sets the layer offsets).  Returns 0 if Open
+ * vSwitch can take it: as a TSO packet, or, if its payload fits in one
+ * segment, as a plain packet (its segment size is then cleared).  Returns
+ * EINVAL if it must be dropped. */
+int
+bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
+{
+    uint16_t segsz = dp_packet_get_tso_segsz(b);
+    uint32_t l3_len, payload_len;
+
+    if (!segsz) {
+        return 0;
+    }
+    if (check_headers(b, ip_version)
+        || check_length(b, ip_version, &l3_len)) {
         return EINVAL;
     }
 
