@@ -79,7 +79,7 @@ l3_offset(const struct dp_packet *b, ovs_be16 *eth_type)
  * length is not larger than 65535, or disagrees with the packet's size, or
  * the option sits behind a non-zero payload length. */
 int
-bigtcp_ipv6_strip_jumbo(struct dp_packet *b, size_t *stripped)
+bigtcp_frame_strip_jumbo(struct dp_packet *b, size_t *stripped)
 {
     struct ovs_16aligned_ip6_hdr *ip6;
     const struct jumbo_hbh *hbh;
@@ -126,7 +126,7 @@ bigtcp_ipv6_strip_jumbo(struct dp_packet *b, size_t *stripped)
  * not be a tunnel packet.  Returns the number of bytes inserted, 0 or
  * BIGTCP_JUMBO_HBH_LEN. */
 size_t
-bigtcp_ipv6_insert_jumbo(struct dp_packet *b)
+bigtcp_frame_insert_jumbo(struct dp_packet *b)
 {
     struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(b);
     struct jumbo_hbh *hbh;
@@ -169,10 +169,10 @@ bigtcp_ipv6_insert_jumbo(struct dp_packet *b)
  * buffer must have room for that.  'payload' is the length of what follows
  * the IPv6 header, extension and TCP headers and TCP payload, without the
  * option.  For headers built apart from their payload (zero copy); see
- * bigtcp_ipv6_insert_jumbo() for a whole packet. */
+ * bigtcp_frame_insert_jumbo() for a whole packet. */
 void
-bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *ip6, size_t rest,
-                      uint32_t payload)
+bigtcp_frame_jumbo_hdr(struct ovs_16aligned_ip6_hdr *ip6, size_t rest,
+                       uint32_t payload)
 {
     struct jumbo_hbh *hbh = ALIGNED_CAST(struct jumbo_hbh *, ip6 + 1);
 
@@ -193,8 +193,8 @@ bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *ip6, size_t rest,
  * has no link-layer padding), returns that length (what follows the fixed
  * IPv6 header, the Hop-by-Hop header included).  Otherwise, returns 0. */
 uint32_t
-bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *ip6,
-                          size_t size)
+bigtcp_frame_jumbogram_len(const struct ovs_16aligned_ip6_hdr *ip6,
+                           size_t size)
 {
     const uint8_t *hbh = (const uint8_t *) (ip6 + 1);
     size_t hbh_len, ofs;
@@ -288,7 +288,7 @@ bigtcp_frame_check_jumbogram(const struct dp_packet *b, size_t *jumbo_len)
             return ip_len_describes(IPV6_HEADER_LEN + ntohs(ip6->ip6_plen),
                                     l3_len);
         }
-        len = bigtcp_ipv6_jumbogram_len(ip6, l3_len);
+        len = bigtcp_frame_jumbogram_len(ip6, l3_len);
         if (!len) {
             return EMSGSIZE;
         }

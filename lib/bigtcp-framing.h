@@ -40,16 +40,16 @@ struct dp_packet;
 /* Size of the Hop-by-Hop header that carries the jumbo payload option. */
 #define BIGTCP_JUMBO_HBH_LEN 8
 
-int bigtcp_ipv6_strip_jumbo(struct dp_packet *, size_t *stripped);
-size_t bigtcp_ipv6_insert_jumbo(struct dp_packet *);
+int bigtcp_frame_strip_jumbo(struct dp_packet *, size_t *stripped);
+size_t bigtcp_frame_insert_jumbo(struct dp_packet *);
 struct ovs_16aligned_ip6_hdr;
-void bigtcp_ipv6_jumbo_hdr(struct ovs_16aligned_ip6_hdr *, size_t rest,
-                           uint32_t payload);
+void bigtcp_frame_jumbo_hdr(struct ovs_16aligned_ip6_hdr *, size_t rest,
+                            uint32_t payload);
 
 /* IPv6 jumbograms (RFC 2675) that are not TSO packets: they keep their
  * jumbo option everywhere, as on the wire. */
-uint32_t bigtcp_ipv6_jumbogram_len(const struct ovs_16aligned_ip6_hdr *,
-                                   size_t size);
+uint32_t bigtcp_frame_jumbogram_len(const struct ovs_16aligned_ip6_hdr *,
+                                    size_t size);
 int bigtcp_frame_check_jumbogram(const struct dp_packet *, size_t *jumbo_len);
 
 #endif /* bigtcp-framing.h */

@@ -18,6 +18,10 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/netdev-gro.c \
 	lib/netdev-gro-port.c \
 	lib/netdev-gro.h \
+	lib/netdev-jumbo.c \
+	lib/netdev-jumbo.h \
+	lib/netdev-show.c \
+	lib/netdev-show.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h
 

@@ -123,7 +123,7 @@ dpif_netlink_gso_stats_put(struct ofpbuf *buf,
  * is not the extension, and the counters that the datapath does not report
  * are UINT64_MAX. */
 void
-dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
+dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs,
                           struct dpif_netlink_bigtcp *bigtcp)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
@@ -187,7 +187,7 @@ dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
  * extension.  The attribute lies beyond the vport family's policy, where
  * upstream's parsing of the message skips it. */
 const struct nlattr *
-dpif_netlink_bigtcp_vport_parse(const struct ofpbuf *attrs)
+dpif_netlink_gso_vport_parse(const struct ofpbuf *attrs)
 {
     const struct nlattr *nla;
     size_t left;

@@ -63,10 +63,10 @@ struct dpif_netlink_bigtcp {
     struct dpif_netlink_gso_stats stats; /* UINT64_MAX if not reported. */
 };
 
-void dpif_netlink_bigtcp_parse(const struct ofpbuf *attrs,
+void dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs,
                                struct dpif_netlink_bigtcp *);
 
-const struct nlattr *dpif_netlink_bigtcp_vport_parse(const struct ofpbuf *);
+const struct nlattr *dpif_netlink_gso_vport_parse(const struct ofpbuf *);
 int dpif_netlink_gso_vport_stats_append(const struct nlattr *,
                                         struct netdev_custom_stats *);
 

@@ -22,7 +22,7 @@
 
 #include "dp-packet.h"
 #include "netdev-provider.h"
-#include "netdev-tso-limits.h"
+#include "netdev-show.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/vlog.h"

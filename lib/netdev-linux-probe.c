@@ -66,7 +66,7 @@ static const struct in6_addr probe_dst = { { { 0x20, 0x01, 0x0d, 0xb8, 0, 0,
                                                2 } } };
 
 const char *
-netdev_linux_ipv6_bigtcp_to_string(enum netdev_linux_ipv6_bigtcp framing)
+netdev_linux_probe_bigtcp_to_string(enum netdev_linux_probe_bigtcp framing)
 {
     switch (framing) {
     case NETDEV_LINUX_IPV6_BIGTCP_HBH:
@@ -299,7 +299,7 @@ probe_send(int fd, char *buf, bool hbh)
 static void *
 probe_thread(void *result_)
 {
-    enum netdev_linux_ipv6_bigtcp *result = result_;
+    enum netdev_linux_probe_bigtcp *result = result_;
     struct sockaddr_ll sll;
     struct nl_sock *sock;
     int fd, error, hbh, plain;
@@ -365,11 +365,11 @@ probe_thread(void *result_)
  * packet that Open vSwitch sends through an AF_PACKET socket (see
  * netdev-linux-probe.h).  The kernel is asked once per process, the first
  * time; the answer is logged. */
-enum netdev_linux_ipv6_bigtcp
+enum netdev_linux_probe_bigtcp
 netdev_linux_probe_ipv6_bigtcp(void)
 {
     static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
-    static enum netdev_linux_ipv6_bigtcp result;
+    static enum netdev_linux_probe_bigtcp result;
 
     if (ovsthread_once_start(&once)) {
         xpthread_join(ovs_thread_create("bigtcp_probe", probe_thread,
@@ -380,11 +380,11 @@ netdev_linux_probe_ipv6_bigtcp(void)
                       "with the jumbo option from AF_PACKET sockets "
                       "(delivered framing: %s): IPv6 TSO packets to system "
                       "ports are resegmented to 64 KiB",
-                      netdev_linux_ipv6_bigtcp_to_string(result));
+                      netdev_linux_probe_bigtcp_to_string(result));
         } else {
             VLOG_INFO("IPv6 BIG TCP packets from AF_PACKET sockets: "
                       "delivered framing: %s",
-                      netdev_linux_ipv6_bigtcp_to_string(result));
+                      netdev_linux_probe_bigtcp_to_string(result));
         }
         ovsthread_once_done(&once);
     }

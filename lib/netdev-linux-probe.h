@@ -39,7 +39,7 @@
 
 #include <stdbool.h>
 
-enum netdev_linux_ipv6_bigtcp {
+enum netdev_linux_probe_bigtcp {
     NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN, /* Could not be asked (no privilege to
                                        * make a namespace, for example):
                                        * trusted, as before. */
@@ -49,8 +49,8 @@ enum netdev_linux_ipv6_bigtcp {
     NETDEV_LINUX_IPV6_BIGTCP_NONE,    /* Delivered in neither framing. */
 };
 
-enum netdev_linux_ipv6_bigtcp netdev_linux_probe_ipv6_bigtcp(void);
-const char *netdev_linux_ipv6_bigtcp_to_string(
-    enum netdev_linux_ipv6_bigtcp);
+enum netdev_linux_probe_bigtcp netdev_linux_probe_ipv6_bigtcp(void);
+const char *netdev_linux_probe_bigtcp_to_string(
+    enum netdev_linux_probe_bigtcp);
 
 #endif /* netdev-linux-probe.h */

@@ -26,7 +26,7 @@
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
-#include "netdev.h"
+#include "netdev-provider.h"
 #include "netdev-tso-limits.h"
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
@@ -183,7 +183,7 @@ netdev_linux_reseg_init_vnet(struct netdev_linux_reseg *r,
             payload = hdr_len - plan->l3_ofs - IPV6_HEADER_LEN + len;
             if (payload > UINT16_MAX) {
                 /* A BIG TCP packet: Linux expects the jumbo option. */
-                bigtcp_ipv6_jumbo_hdr(ip6, (hdr_len - plan->l3_ofs
+                bigtcp_frame_jumbo_hdr(ip6, (hdr_len - plan->l3_ofs
                                             - IPV6_HEADER_LEN), payload);
                 hdr_len += BIGTCP_JUMBO_HBH_LEN;
                 l4_ofs += BIGTCP_JUMBO_HBH_LEN;
@@ -276,6 +276,19 @@ iov_size(const struct iovec *iov, int n)
     return size;
 }
 
+/* Counts a TSO packet over 64 KiB that the kernel refused to take whole
+ * from 'netdev', which sent it again as 'n_out' packets of at most 64 KiB,
+ * in the port's TSO counters (see netdev-tso-limits.h). */
+static void
+count_tx_fallback(struct netdev *netdev, size_t n_out)
+{
+    struct netdev_tso_limits *l = &netdev->tso_limits;
+    uint64_t orig;
+
+    atomic_add_relaxed(&l->n_tx_fallback, 1, &orig);
+    atomic_add_relaxed(&l->n_tx_fallback_packets, n_out, &orig);
+}
+
 /* Sends output 'k' of 'r', which the kernel refused, cut into outputs of at
  * most 64 KiB, through 'send'.  Returns 0 if successful, otherwise a
  * positive errno value. */
@@ -302,7 +315,7 @@ send_fallback(struct netdev *netdev, const struct netdev_linux_reseg *r,
 
     if (!error) {
         COVERAGE_INC(netdev_linux_tx_fallback);
-        netdev_tso_limits_count_tx_fallback(netdev, slice.n_out);
+        count_tx_fallback(netdev, slice.n_out);
         VLOG_DBG_RL(&rl, "%s: kernel refused a TSO packet over 64 KiB, sent "
                     "it again as %"PRIu32" packets", netdev_get_name(netdev),
                     slice.n_out);

@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigtcp-framing.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
 #include "dp-packet-reseg.h"
 #include "netdev-provider.h"
+#include "netdev-show.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/json.h"
 #include "openvswitch/vlog.h"
@@ -40,8 +40,6 @@
 VLOG_DEFINE_THIS_MODULE(netdev_tso_limits);
 
 COVERAGE_DEFINE(netdev_tso_over_limit);
-COVERAGE_DEFINE(netdev_jumbo_over_mtu);
-COVERAGE_DEFINE(netdev_jumbo_malformed);
 
 /* other_config:userspace-tso-resegment: whether a TSO packet over its
  * output port's limits is cut into TSO packets that fit (true, the
@@ -69,7 +67,6 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->n_segmented, 0);
     atomic_init(&l->n_tx_fallback, 0);
     atomic_init(&l->n_tx_fallback_packets, 0);
-    atomic_init(&l->n_jumbo_dropped, 0);
 }
 
 void
@@ -118,7 +115,7 @@ update(struct netdev *netdev)
  * 'max_segs' segments.  Zero for a value keeps the default.  Called by
  * netdev providers, whenever they learn the device's limits. */
 void
-netdev_set_tso_dev_limits(struct netdev *netdev, uint32_t max_size,
+netdev_tso_limits_set_dev(struct netdev *netdev, uint32_t max_size,
                           uint32_t ipv4_max_size, uint32_t max_segs)
 {
     struct netdev_tso_limits *l = &netdev->tso_limits;
@@ -224,7 +221,6 @@ struct tso_counters {
     uint64_t segmented;
     uint64_t tx_fallback;
     uint64_t tx_fallback_packets;
-    uint64_t jumbo_dropped;
 };
 
 static void
@@ -237,7 +233,6 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
     atomic_read_relaxed(&l->n_segmented, &c->segmented);
     atomic_read_relaxed(&l->n_tx_fallback, &c->tx_fallback);
     atomic_read_relaxed(&l->n_tx_fallback_packets, &c->tx_fallback_packets);
-    atomic_read_relaxed(&l->n_jumbo_dropped, &c->jumbo_dropped);
 }
 
 /* The names of the per-port counters of TSO packets over the port's limits,
@@ -245,20 +240,6 @@ read_counters(const struct netdev_tso_limits *l_, struct tso_counters *c)
 #define RESEGMENTED_NAME "tso_resegmented"
 #define RESEG_PACKETS_NAME "tso_reseg_packets"
 #define SEGMENTED_NAME "tso_segmented"
-
-/* Appends counter 'name' with 'value' to 'stats'. */
-void
-netdev_custom_stats_append(struct netdev_custom_stats *stats,
-                           const char *name, uint64_t value)
-{
-    struct netdev_custom_counter *counter;
-
-    stats->counters = xrealloc(stats->counters,
-                               (stats->size + 1) * sizeof *stats->counters);
-    counter = &stats->counters[stats->size++];
-    ovs_strlcpy(counter->name, name, sizeof counter->name);
-    counter->value = value;
-}
 
 static const struct netdev_custom_counter *
 find_counter(const struct netdev_custom_stats *stats, const char *name)
@@ -297,10 +278,6 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
     struct tso_counters c;
 
     read_counters(&netdev->tso_limits, &c);
-    if (c.jumbo_dropped) {
-        netdev_custom_stats_append(stats, "tx_jumbo_dropped",
-                                   c.jumbo_dropped);
-    }
     if (!userspace_tso_enabled()
         || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)
         || find_counter(stats, RESEGMENTED_NAME)) {
@@ -310,7 +287,8 @@ netdev_tso_limits_append_custom_stats(const struct netdev *netdev,
     netdev_tso_limits_append_counters(stats, c.resegmented, c.reseg_packets,
                                       c.segmented);
     netdev_custom_stats_append(stats, "tso_tx_fallback", c.tx_fallback);
-    netdev_custom_stats_append(stats, "tso_tx_fallback_packets", c.tx_fallback_packets);
+    netdev_custom_stats_append(stats, "tso_tx_fallback_packets",
+                               c.tx_fallback_packets);
 }
 
 /* If 'stats' holds the counters of TSO packets over the port's limits,
@@ -333,68 +311,6 @@ netdev_tso_limits_format_counters(const struct netdev_custom_stats *stats,
                   " segmented:%"PRIu64"\n", resegmented->value,
                   reseg_packets->value, segmented->value);
     return true;
-}
-
-static int
-compare_netdevs(const void *a_, const void *b_)
-{
-    const struct netdev *const *a = a_;
-    const struct netdev *const *b = b_;
-
-    return strcmp(netdev_get_name(*a), netdev_get_name(*b));
-}
-
-/* Replies to the "show" command 'conn' ("COMMAND [PORT]", 'argc' and
- * 'argv'): for every port, or PORT, in name order, 'format' adds the port
- * to 'port' (JSON output: a member of the reply, named after the port) or
- * to 's' (text).  For netdev-tso/show and netdev-gro/show. */
-void
-netdev_show_ports(struct unixctl_conn *conn, int argc, const char *argv[],
-                  netdev_show_port_func *format)
-{
-    bool json = (unixctl_command_get_output_format(conn)
-                 == UNIXCTL_OUTPUT_FMT_JSON);
-    struct json *ports = json_object_create();
-    struct ds s = DS_EMPTY_INITIALIZER;
-    struct netdev **netdevs;
-    size_t n, n_shown = 0;
-
-    netdevs = netdev_get_all(&n);
-    qsort(netdevs, n, sizeof *netdevs, compare_netdevs);
-    for (size_t i = 0; i < n; i++) {
-        const struct netdev *netdev = netdevs[i];
-
-        if (argc > 1 && strcmp(argv[1], netdev_get_name(netdev))) {
-            continue;
-        }
-        n_shown++;
-        if (json) {
-            struct json *port = json_object_create();
-
-            json_object_put_string(port, "type", netdev_get_type(netdev));
-            format(netdev, port, NULL);
-            json_object_put(ports, netdev_get_name(netdev), port);
-        } else {
-            ds_put_format(&s, "%s (%s):", netdev_get_name(netdev),
-                          netdev_get_type(netdev));
-            format(netdev, NULL, &s);
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        netdev_close(netdevs[i]);
-    }
-    free(netdevs);
-
-    if (argc > 1 && !n_shown) {
-        unixctl_command_reply_error(conn, "no such port");
-        json_destroy(ports);
-    } else if (json) {
-        unixctl_command_reply_json(conn, ports);
-    } else {
-        unixctl_command_reply(conn, ds_cstr(&s));
-        json_destroy(ports);
-    }
-    ds_destroy(&s);
 }
 
 /* The kinds of tunnel whose TSO packets a port with offload flags
@@ -498,8 +414,6 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
                         json_integer_create(c.tx_fallback));
         json_object_put(port, "tx_fallback_packets",
                         json_integer_create(c.tx_fallback_packets));
-        json_object_put(port, "jumbo_dropped",
-                        json_integer_create(c.jumbo_dropped));
 
         struct json *tunnels = json_array_create_empty();
         for (size_t i = 0; i < ARRAY_SIZE(tunnel_tso_kinds); i++) {
@@ -509,18 +423,10 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
             }
         }
         json_object_put(port, "tunnel_tso", tunnels);
+    } else if (!tso) {
+        ds_put_cstr(s, " no TSO\n");
     } else {
-        if (!tso) {
-            ds_put_cstr(s, " no TSO\n");
-        } else {
-            format_tso_port(l, size, ipv4_size, segs, netdev->ol_flags, &c,
-                            s);
-        }
-        if (c.jumbo_dropped) {
-            ds_put_format(s, "  jumbograms dropped: jumbo_dropped=%"PRIu64
-                          " (over the MTU or malformed)\n",
-                          c.jumbo_dropped);
-        }
+        format_tso_port(l, size, ipv4_size, segs, netdev->ol_flags, &c, s);
     }
 }
 
@@ -602,7 +508,7 @@ netdev_tso_limits_set_global_config(const struct smap *other_config)
 /* Returns true if TSO packets over their output port's limits are cut into
  * TSO packets that fit, false if they are segmented fully. */
 bool
-netdev_tso_resegment_enabled(void)
+netdev_tso_limits_resegment_enabled(void)
 {
     bool enable;
 
@@ -705,21 +611,6 @@ netdev_tso_limits_count_reseg(const struct netdev *netdev, size_t n_out)
     atomic_add_relaxed(&l->n_reseg_packets, n_out, &orig);
 }
 
-/* Counts a TSO packet over 64 KiB that the kernel refused to take whole
- * from 'netdev''s provider, which sent it again as 'n_out' packets of at
- * most 64 KiB. */
-void
-netdev_tso_limits_count_tx_fallback(const struct netdev *netdev,
-                                    size_t n_out)
-{
-    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
-                                             &netdev->tso_limits);
-    uint64_t orig;
-
-    atomic_add_relaxed(&l->n_tx_fallback, 1, &orig);
-    atomic_add_relaxed(&l->n_tx_fallback_packets, n_out, &orig);
-}
-
 /* Makes every TSO packet in 'batch' fit the TSO limits of 'netdev', which
  * must take TSO packets: a packet over the limits is resegmented into TSO
  * packets that fit (dp_packet_reseg()), or, if that is turned off or not
@@ -751,7 +642,7 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
         return;
     }
 
-    reseg = netdev_tso_resegment_enabled();
+    reseg = netdev_tso_limits_resegment_enabled();
     dp_packet_batch_init(&out);
     out.trunc = batch->trunc;
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
@@ -784,82 +675,4 @@ netdev_tso_limits_enforce(const struct netdev *netdev,
     }
     dp_packet_batch_swap(batch, &out);
     dp_packet_batch_destroy(&out);
-}
-
-/* Whether netdev_jumbo_enforce() has to look at 'p': a frame of more than
- * 65535 bytes behind an Ethernet header that is not a TSO packet. */
-static bool
-jumbo_candidate(const struct dp_packet *p)
-{
-    return (dp_packet_size(p) > UINT16_MAX + ETH_HEADER_LEN
-            && !dp_packet_get_tso_segsz(p));
-}
-
-/* Drops from 'batch', which is about to leave through 'netdev', the IPv6
- * jumbograms (RFC 2675) that the port's MTU does not allow, and the frames
- * that are not TSO packets, have more than 65535 bytes behind their
- * Ethernet header and an IP length of 0, without being well-formed
- * jumbograms (see bigtcp_frame_check_jumbogram()): they would leave with an
- * IP length that does not describe them.  A jumbogram is never cut or
- * truncated: one over the MTU of its output port is lost, as Linux drops
- * it, but counted.  Other frames are left to the provider, as before. */
-void
-netdev_jumbo_enforce(const struct netdev *netdev,
-                     struct dp_packet_batch *batch)
-{
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-    struct netdev_tso_limits *l = CONST_CAST(struct netdev_tso_limits *,
-                                             &netdev->tso_limits);
-    size_t n = dp_packet_batch_size(batch);
-    struct dp_packet *packet;
-    bool any = false;
-    int mtu = -1;
-    size_t i;
-
-    DP_PACKET_BATCH_FOR_EACH (j, packet, batch) {
-        if (jumbo_candidate(packet)) {
-            any = true;
-            break;
-        }
-    }
-    if (!any) {
-        return;
-    }
-
-    DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
-        size_t jumbo_len;
-        uint64_t orig;
-        int error;
-
-        if (!jumbo_candidate(packet)) {
-            dp_packet_batch_add(batch, packet);
-            continue;
-        }
-
-        error = bigtcp_frame_check_jumbogram(packet, &jumbo_len);
-        if (error) {
-            COVERAGE_INC(netdev_jumbo_malformed);
-            VLOG_WARN_RL(&rl, "%s: dropped a frame of %"PRIu32" bytes that "
-                         "is neither a TSO packet nor a well-formed IPv6 "
-                         "jumbogram", netdev_get_name(netdev),
-                         dp_packet_size(packet));
-        } else if (jumbo_len) {
-            if (mtu < 0 && netdev_get_mtu(netdev, &mtu)) {
-                mtu = 0;
-            }
-            if (jumbo_len > (size_t) mtu) {
-                COVERAGE_INC(netdev_jumbo_over_mtu);
-                VLOG_WARN_RL(&rl, "%s: dropped an IPv6 jumbogram of "
-                             "%"PRIuSIZE" bytes over the MTU (%d)",
-                             netdev_get_name(netdev), jumbo_len, mtu);
-                error = EMSGSIZE;
-            }
-        }
-        if (error) {
-            atomic_add_relaxed(&l->n_jumbo_dropped, 1, &orig);
-            dp_packet_delete(packet);
-        } else {
-            dp_packet_batch_add(batch, packet);
-        }
-    }
 }

@@ -25,7 +25,7 @@
  * and the most segments one TSO packet may make (gso_max_segs).
  *
  * The netdev provider reports what the device supports with
- * netdev_set_tso_dev_limits(); until it does, a port is assumed to take the
+ * netdev_tso_limits_set_dev(); until it does, a port is assumed to take the
  * 64 KiB of TSO without BIG TCP.  The user may lower the limits with the
  * Interface options "tso-max-size" and "tso-max-segs".  The limits in
  * effect are the lower of the two, and appear in the Interface's status
@@ -75,18 +75,13 @@ struct netdev_tso_limits {
      * the provider, sent again as outputs of at most 64 KiB. */
     atomic_uint64_t n_tx_fallback;
     atomic_uint64_t n_tx_fallback_packets; /* The packets that made. */
-
-    /* Packets dropped on output by netdev_jumbo_enforce(): IPv6
-     * jumbograms over the port's MTU, and frames over 64 KiB with an IP
-     * length of 0 that are not well-formed jumbograms. */
-    atomic_uint64_t n_jumbo_dropped;
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);
 void netdev_tso_limits_destroy(struct netdev_tso_limits *);
 
 /* For netdev providers. */
-void netdev_set_tso_dev_limits(struct netdev *, uint32_t max_size,
+void netdev_tso_limits_set_dev(struct netdev *, uint32_t max_size,
                                uint32_t ipv4_max_size, uint32_t max_segs);
 enum netdev_tso_zerocopy {
     NETDEV_TSO_ZC_NONE,         /* Within the limits: send it as it is. */
@@ -100,8 +95,6 @@ enum netdev_tso_zerocopy netdev_tso_limits_zerocopy_plan(
 void netdev_tso_limits_segment(const struct netdev *, struct dp_packet *,
                                struct dp_packet_batch *);
 void netdev_tso_limits_count_reseg(const struct netdev *, size_t n_out);
-void netdev_tso_limits_count_tx_fallback(const struct netdev *,
-                                         size_t n_out);
 
 /* For lib/netdev.c. */
 void netdev_tso_limits_set_config(struct netdev *, struct smap *args);
@@ -110,9 +103,8 @@ void netdev_tso_limits_get_status(const struct netdev *, struct smap *);
 void netdev_tso_limits_register_commands(void);
 void netdev_tso_limits_enforce(const struct netdev *,
                                struct dp_packet_batch *);
-void netdev_jumbo_enforce(const struct netdev *, struct dp_packet_batch *);
 void netdev_tso_limits_set_global_config(const struct smap *other_config);
-bool netdev_tso_resegment_enabled(void);
+bool netdev_tso_limits_resegment_enabled(void);
 struct ds;
 struct netdev_custom_stats;
 void netdev_tso_limits_append_custom_stats(const struct netdev *,
@@ -123,16 +115,6 @@ void netdev_tso_limits_append_counters(struct netdev_custom_stats *,
                                        uint64_t segmented);
 bool netdev_tso_limits_format_counters(const struct netdev_custom_stats *,
                                        struct ds *);
-void netdev_custom_stats_append(struct netdev_custom_stats *,
-                                const char *name, uint64_t value);
-
-/* "show" commands of per-port state (netdev-tso/show, netdev-gro/show). */
-struct json;
-struct unixctl_conn;
-typedef void netdev_show_port_func(const struct netdev *, struct json *port,
-                                   struct ds *);
-void netdev_show_ports(struct unixctl_conn *, int argc, const char *argv[],
-                       netdev_show_port_func *);
 
 /* For the transmit path: the limits in effect for a TSO packet of IP
  * version 'ip_version' (4 or 6). */

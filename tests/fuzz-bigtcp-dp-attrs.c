@@ -56,7 +56,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The same bytes as the attributes of a vport reply: a well-formed
      * OVS_VPORT_ATTR_GSO_STATS gives the three counters, under the names
      * that "dpctl/show -s" reads back. */
-    const struct nlattr *vport_stats = dpif_netlink_bigtcp_vport_parse(&attrs);
+    const struct nlattr *vport_stats = dpif_netlink_gso_vport_parse(&attrs);
     if (vport_stats) {
         struct ds s = DS_EMPTY_INITIALIZER;
         struct netdev_custom_stats custom;
@@ -74,7 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     memset(&unreported, 0xff, sizeof unreported);
-    dpif_netlink_bigtcp_parse(&attrs, &bigtcp);
+    dpif_netlink_gso_dp_parse(&attrs, &bigtcp);
 
     if (!bigtcp.version) {
         /* Not the extension: nothing is taken from the reply. */

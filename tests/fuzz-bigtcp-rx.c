@@ -25,7 +25,7 @@
  *
  *   - a TSO packet is cut for a port that takes 64 KiB TSO packets
  *     (dp_packet_reseg()), and each output gets the jumbo option that a
- *     Linux port expects of BIG IPv6 packets (bigtcp_ipv6_insert_jumbo());
+ *     Linux port expects of BIG IPv6 packets (bigtcp_frame_insert_jumbo());
  *
  *   - a TSO packet of at most 64 segments is segmented fully for a port
  *     without TSO (dp_packet_gso()); larger ones are left to the property
@@ -93,7 +93,7 @@ send_resegmented(const struct dp_packet *p)
             if (dp_packet_batch_size(&out) > 1) {
                 ovs_assert(dp_packet_size(o) <= FUZZ_PORT_MAX_SIZE);
             }
-            bigtcp_ipv6_insert_jumbo(o);
+            bigtcp_frame_insert_jumbo(o);
         }
     }
     dp_packet_delete_batch(&out, true);
