@@ -1,0 +1,51 @@
+# Copyright (c) 2026 The ovs-bigtcp authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at:
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""What the modes of ovs-bigtcp-bench share."""
+
+import datetime
+import statistics
+
+PROTOS = ("IPv4", "IPv6")
+
+
+def say(text):
+    print(text, flush=True)
+
+
+def now_utc(fmt="%Y-%m-%d %H:%M UTC"):
+    return datetime.datetime.now(datetime.timezone.utc).strftime(fmt)
+
+
+def fmt(v, f):
+    return "-" if v is None else f % v
+
+
+def mean_cv(values):
+    m = statistics.mean(values)
+    return m, (statistics.pstdev(values) / m * 100 if m else 0.0)
+
+
+def ports_tso(text):
+    """{port: {counter: value}} from the per-port "TSO" lines of "dpctl
+    show -s" (ports without the line are left out)."""
+    ports, port = {}, None
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0] == "port":
+            port = f[2]
+        elif port and f and f[0] == "TSO":
+            ports[port] = {k: int(v) for k, v in
+                           (w.split(":") for w in f[1:] if ":" in w)}
+    return ports
