@@ -305,6 +305,10 @@ gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
         return GRO_OK;
     }
 
+    if (h->l4_ofs + TCP_HEADER_LEN > size) {
+        /* IPv6 extension headers that leave no room for a TCP header. */
+        return GRO_TCP_HDR;
+    }
     tcp = gro_tcp(p, h);
     tcp_len = TCP_OFFSET(tcp->tcp_ctl) * 4;
     if (tcp_len < TCP_HEADER_LEN || h->l4_ofs + tcp_len > size) {
