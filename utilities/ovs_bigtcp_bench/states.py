@@ -70,6 +70,18 @@ class State:
         return (self.scenario, self.build, self.topo)
 
 
+
+def _gro_states(name, topo):
+    """S4's three states on topology 'topo': GRO off (the baseline), GRO
+    on without kept segments, and GRO on with them (GRO's default),
+    compared with the second."""
+    off, on = "s4-%s-gro-off" % name, "s4-%s-gro-on" % name
+    return [State("S4", off, "patched", topo, NO_TSO, off),
+            State("S4", on, "patched", topo, NO_TSO, off, gro=65536),
+            State("S4", "s4-%s-gro-keep" % name, "patched", topo, NO_TSO, on,
+                  gro=65536, keep=True)]
+
+
 STATES = [
     State("S1", "stock-off", "stock", "internal", NO_BIGTCP, "patched-off",
           ceiling="veth-off"),
@@ -89,24 +101,9 @@ STATES = [
           "s2-no-bigtcp", reseg=False, ceiling="veth-on"),
     State("S2", "s2-bigtcp-reseg", "patched", "veth", BIGTCP,
           "s2-no-bigtcp", ceiling="veth-on", linux_bridge="lbr-mixed"),
-    State("S4", "s4-int-gro-off", "patched", "internal", NO_TSO,
-          "s4-int-gro-off"),
-    State("S4", "s4-int-gro-on", "patched", "internal", NO_TSO,
-          "s4-int-gro-off", gro=65536),
-    State("S4", "s4-int-gro-keep", "patched", "internal", NO_TSO,
-          "s4-int-gro-on", gro=65536, keep=True),
-    State("S4", "s4-veth-gro-off", "patched", "veth", NO_TSO,
-          "s4-veth-gro-off"),
-    State("S4", "s4-veth-gro-on", "patched", "veth", NO_TSO,
-          "s4-veth-gro-off", gro=65536),
-    State("S4", "s4-veth-gro-keep", "patched", "veth", NO_TSO,
-          "s4-veth-gro-on", gro=65536, keep=True),
-    State("S4", "s4-nots-gro-off", "patched", "veth-notso", NO_TSO,
-          "s4-nots-gro-off"),
-    State("S4", "s4-nots-gro-on", "patched", "veth-notso", NO_TSO,
-          "s4-nots-gro-off", gro=65536),
-    State("S4", "s4-nots-gro-keep", "patched", "veth-notso", NO_TSO,
-          "s4-nots-gro-on", gro=65536, keep=True),
+    *_gro_states("int", "internal"),
+    *_gro_states("veth", "veth"),
+    *_gro_states("nots", "veth-notso"),
     State("A1", "veth-off", None, "direct", NO_BIGTCP, "veth-off",
           b0_gro=NO_BIGTCP),
     State("A1", "veth-on", None, "direct", BIGTCP, "veth-off",
