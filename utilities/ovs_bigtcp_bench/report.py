@@ -358,6 +358,12 @@ def write_chart(bars, date, out):
         sys.stderr.write("ovs-bigtcp-bench: rsvg-convert: %s\n" % e)
 
 
+def _kernel_runs(runs, scenario, proto, module):
+    """The records of RUNS of one scenario, IP version and module."""
+    return [r for r in runs if r["scenario"] == scenario
+            and r["proto"] == proto and r["module"] == module]
+
+
 def kernel_report(runs, rounds, secs):
     """kernel.md from the records of kernel.jsonl."""
     lines = ["# Kernel datapath benchmark (TCG VM)", "",
@@ -372,8 +378,7 @@ def kernel_report(runs, rounds, secs):
         for proto in PROTOS:
             means = {}
             for mod in k.modules:
-                rs = [r for r in runs if r["scenario"] == sc
-                      and r["proto"] == proto and r["module"] == mod]
+                rs = _kernel_runs(runs, sc, proto, mod)
                 ok = [r["gbps"] for r in rs if r["ok"]]
                 if not ok:
                     lines.append("| %s | %s | %s | failed (%d runs) | | | |"
@@ -401,8 +406,7 @@ def kernel_report(runs, rounds, secs):
             for proto in PROTOS:
                 per = {}
                 for mod in k.modules:
-                    rs = [r for r in rx if r["scenario"] == sc
-                          and r["proto"] == proto and r["module"] == mod]
+                    rs = _kernel_runs(rx, sc, proto, mod)
                     mb = sum(r["bytes"] for r in rs) / 1e6
                     if not rs or not mb:
                         continue
