@@ -16,7 +16,9 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/dpif-netlink-gso.c \
 	lib/dpif-netlink-gso.h \
 	lib/netdev-gro.c \
+	lib/netdev-gro-parse.c \
 	lib/netdev-gro-port.c \
+	lib/netdev-gro-private.h \
 	lib/netdev-gro.h \
 	lib/netdev-jumbo.c \
 	lib/netdev-jumbo.h \

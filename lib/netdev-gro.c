@@ -28,49 +28,15 @@
 #include "dp-packet.h"
 #include "dp-packet-pool.h"
 #include "dp-packet-segs.h"
+#include "netdev-gro-private.h"
 #include "packets.h"
 #include "util.h"
 
 COVERAGE_DEFINE(netdev_gro_coalesced);   /* Coalesced packets made. */
-COVERAGE_DEFINE(netdev_gro_trimmed_pad); /* Padded IPv4 runts trimmed. */
-
-/* Why a TCP segment did not join its flow's packet, or could not start
- * one (see netdev-gro.h): each such segment counts once, for the first
- * rule it breaks, in coverage counter netdev_gro_refuse_<name>. */
-#define GRO_REASONS                                                     \
-    GRO_REASON(IP_OPTIONS, ip_options)  /* IPv4 options. */              \
-    GRO_REASON(IP_FRAG, ip_frag)        /* IPv4 MF, offset, reserved bit;
-                                         * an IPv6 Fragment header. */    \
-    GRO_REASON(IP_LEN, ip_len)          /* IP length is not the frame's. */\
-    GRO_REASON(PAD, pad)                /* Runt padding is not zeros. */  \
-    GRO_REASON(IP_CSUM, ip_csum)        /* Bad IPv4 header checksum. */   \
-    GRO_REASON(TCP_HDR, tcp_hdr)        /* Bad TCP data offset. */        \
-    GRO_REASON(TSO, tso)                /* Already a TSO packet. */       \
-    GRO_REASON(TCP_CSUM, tcp_csum)      /* Bad TCP checksum. */           \
-    GRO_REASON(FLAGS, flags)            /* SYN, RST, URG, CWR, others. */ \
-    GRO_REASON(NO_PAYLOAD, no_payload)  /* No TCP payload. */             \
-    GRO_REASON(TOS, tos)                /* TOS or traffic class. */       \
-    GRO_REASON(TTL, ttl)                /* TTL or hop limit. */           \
-    GRO_REASON(DF, df)                  /* DF bit. */                     \
-    GRO_REASON(IP_ID, ip_id)            /* IPv4 ID neither +1 nor same. */\
-    GRO_REASON(ACK, ack)                /* Acknowledgment number. */      \
-    GRO_REASON(TCP_WORD, tcp_word)      /* Data offset or window. */      \
-    GRO_REASON(TCP_OPTS, tcp_opts)      /* TCP options. */                \
-    GRO_REASON(SEQ, seq)                /* Sequence number. */            \
-    GRO_REASON(MSS, mss)                /* Payload over the first's. */   \
-    GRO_REASON(FULL, full)              /* Packet at gro-max-size. */     \
-    GRO_REASON(FLOWS, flows)            /* Too many open flows. */
 
 #define GRO_REASON(ENUM, NAME) COVERAGE_DEFINE(netdev_gro_refuse_##NAME);
 GRO_REASONS
 #undef GRO_REASON
-
-enum gro_reason {
-    GRO_OK,
-#define GRO_REASON(ENUM, NAME) GRO_##ENUM,
-    GRO_REASONS
-#undef GRO_REASON
-};
 
 static void
 gro_refuse(enum gro_reason reason)
@@ -92,16 +58,6 @@ gro_refuse(enum gro_reason reason)
  * NETDEV_MAX_BURST queued ones (see netdev_gro_rxq_recv()). */
 #define GRO_MAX_FLOWS NETDEV_MAX_BURST
 #define GRO_MAX_QUEUE (2 * NETDEV_MAX_BURST)
-
-/* The headers of a TCP segment over IPv4 or IPv6, in Ethernet with at most
- * one 802.1Q tag. */
-struct gro_hdrs {
-    uint16_t l3_ofs;            /* Offset of the IP header. */
-    uint16_t l4_ofs;            /* Offset of the TCP header. */
-    uint16_t hdr_len;           /* Headers, through the TCP options. */
-    uint32_t payload_len;       /* TCP payload. */
-    uint8_t ip_version;         /* 4 or 6. */
-};
 
 /* A packet that later segments of its flow may join. */
 struct gro_flow {
@@ -155,173 +111,7 @@ netdev_gro_destroy(struct netdev_gro *gro)
     }
 }
 
-static struct ip_header *
-gro_ip(const struct dp_packet *p, const struct gro_hdrs *h)
-{
-    return ALIGNED_CAST(struct ip_header *,
-                        (char *) dp_packet_data(p) + h->l3_ofs);
-}
 
-static struct ovs_16aligned_ip6_hdr *
-gro_ip6(const struct dp_packet *p, const struct gro_hdrs *h)
-{
-    return ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *,
-                        (char *) dp_packet_data(p) + h->l3_ofs);
-}
-
-static struct tcp_header *
-gro_tcp(const struct dp_packet *p, const struct gro_hdrs *h)
-{
-    return ALIGNED_CAST(struct tcp_header *,
-                        (char *) dp_packet_data(p) + h->l4_ofs);
-}
-
-/* Returns the offset of the upper-layer header of IPv6 packet 'p' (its
- * IPv6 header at 'h->l3_ofs'), behind the extension headers that Linux's
- * GRO skips (ipv6_gro_pull_exthdrs(): Hop-by-Hop, Routing and Destination
- * Options headers), and stores its protocol in '*proto'.  Stops at the
- * first header that does not fit in 'p', with its type in '*proto'. */
-static size_t
-gro_ipv6_skip_ext(const struct dp_packet *p, const struct gro_hdrs *h,
-                  uint8_t *proto)
-{
-    const uint8_t *data = dp_packet_data(p);
-    size_t size = dp_packet_size(p);
-    size_t ofs = h->l3_ofs + IPV6_HEADER_LEN;
-    uint8_t nxt = gro_ip6(p, h)->ip6_nxt;
-
-    while (nxt == IPPROTO_HOPOPTS || nxt == IPPROTO_ROUTING
-           || nxt == IPPROTO_DSTOPTS) {
-        size_t len;
-
-        if (size < ofs + 8) {
-            break;
-        }
-        len = (data[ofs + 1] + 1) * 8;
-        if (size < ofs + len) {
-            break;
-        }
-        nxt = data[ofs];
-        ofs += len;
-    }
-    *proto = nxt;
-    return ofs;
-}
-
-/* Finds the TCP header of 'p', a TCP segment in Ethernet (with at most one
- * 802.1Q tag) over IPv4 without options or IPv6 (behind the extension
- * headers gro_ipv6_skip_ext() skips), and fills in 'h'.  Returns
- * GRO_OK, or the rule that 'p' breaks, with '*is_tcp' false if 'p' is not
- * TCP over IP at all.  Trims zero padding after a short IPv4 packet. */
-static enum gro_reason
-gro_parse(struct dp_packet *p, struct gro_hdrs *h, bool *is_tcp)
-{
-    const struct eth_header *eth = dp_packet_data(p);
-    size_t size = dp_packet_size(p);
-    const struct tcp_header *tcp;
-    size_t l3_len, tcp_len;
-    ovs_be16 eth_type;
-
-    *is_tcp = false;
-    if (size < ETH_HEADER_LEN + IP_HEADER_LEN + TCP_HEADER_LEN) {
-        return GRO_OK;
-    }
-    eth_type = eth->eth_type;
-    h->l3_ofs = ETH_HEADER_LEN;
-    if (eth_type == htons(ETH_TYPE_VLAN_8021Q)) {
-        const struct vlan_eth_header *veh = dp_packet_data(p);
-
-        eth_type = veh->veth_next_type;
-        h->l3_ofs = VLAN_ETH_HEADER_LEN;
-    }
-    if (size < h->l3_ofs + IP_HEADER_LEN + TCP_HEADER_LEN) {
-        return GRO_OK;
-    }
-    l3_len = size - h->l3_ofs;
-
-    if (eth_type == htons(ETH_TYPE_IP)) {
-        const struct ip_header *ip = gro_ip(p, h);
-        size_t ip_len = ntohs(ip->ip_tot_len);
-
-        if (ip->ip_proto != IPPROTO_TCP || IP_VER(ip->ip_ihl_ver) != 4) {
-            return GRO_OK;
-        }
-        *is_tcp = true;
-        if (dp_packet_get_tso_segsz(p)) {
-            return GRO_TSO;
-        } else if (ip->ip_ihl_ver != IP_IHL_VER(5, 4)) {
-            return GRO_IP_OPTIONS;
-        } else if (ip->ip_frag_off & htons(IP_MORE_FRAGMENTS | IP_FRAG_OFF_MASK
-                                           | 0x8000)) {
-            return GRO_IP_FRAG;
-        } else if (ip_len != l3_len) {
-            /* A frame padded to ETH_TOTAL_MIN: trim zeros, as Linux's
-             * inet_gro_receive() does (its bound allows for an FCS). */
-            const char *pad = (const char *) ip + ip_len;
-
-            if (ip_len < IP_HEADER_LEN + TCP_HEADER_LEN || ip_len > l3_len
-                || l3_len > ETH_TOTAL_MIN - ETH_HEADER_LEN + 4) {
-                return GRO_IP_LEN;
-            }
-            for (size_t i = 0; i < l3_len - ip_len; i++) {
-                if (pad[i]) {
-                    return GRO_PAD;
-                }
-            }
-            COVERAGE_INC(netdev_gro_trimmed_pad);
-            dp_packet_set_size(p, h->l3_ofs + ip_len);
-            size = dp_packet_size(p);
-        }
-        if (!dp_packet_ip_checksum_valid(p)
-            && (dp_packet_ip_checksum_bad(p) || csum(ip, IP_HEADER_LEN))) {
-            return GRO_IP_CSUM;
-        }
-        h->ip_version = 4;
-        h->l4_ofs = h->l3_ofs + IP_HEADER_LEN;
-    } else if (eth_type == htons(ETH_TYPE_IPV6)) {
-        const struct ovs_16aligned_ip6_hdr *ip6 = gro_ip6(p, h);
-        uint8_t proto;
-
-        if (size < h->l3_ofs + IPV6_HEADER_LEN + TCP_HEADER_LEN
-            || IP_VER(ip6->ip6_vfc) != 6) {
-            return GRO_OK;
-        }
-        h->l4_ofs = gro_ipv6_skip_ext(p, h, &proto);
-        if (proto == IPPROTO_FRAGMENT) {
-            /* Maybe a TCP segment, but not one GRO takes. */
-            *is_tcp = true;
-            return GRO_IP_FRAG;
-        } else if (proto != IPPROTO_TCP) {
-            return GRO_OK;
-        }
-        *is_tcp = true;
-        if (dp_packet_get_tso_segsz(p)) {
-            return GRO_TSO;
-        } else if (ntohs(ip6->ip6_plen) != l3_len - IPV6_HEADER_LEN) {
-            return GRO_IP_LEN;
-        }
-        h->ip_version = 6;
-    } else {
-        return GRO_OK;
-    }
-
-    if (h->l4_ofs + TCP_HEADER_LEN > size) {
-        /* IPv6 extension headers that leave no room for a TCP header. */
-        return GRO_TCP_HDR;
-    }
-    tcp = gro_tcp(p, h);
-    tcp_len = TCP_OFFSET(tcp->tcp_ctl) * 4;
-    if (tcp_len < TCP_HEADER_LEN || h->l4_ofs + tcp_len > size) {
-        return GRO_TCP_HDR;
-    }
-    h->hdr_len = h->l4_ofs + tcp_len;
-    h->payload_len = size - h->hdr_len;
-    return GRO_OK;
-}
-
-/* Returns true if the TCP checksum of segment 'p' is valid: the receiving
- * device or kernel said so, or left it to be completed (a packet that a
- * local sender wrote, whose integrity it vouches for), or it adds up. */
 static bool
 gro_tcp_csum_ok(const struct dp_packet *p, const struct gro_hdrs *h)
 {
@@ -587,7 +377,7 @@ netdev_gro_receive(struct netdev_gro *gro, struct dp_packet *p,
     ovs_assert(gro->n_queue < GRO_MAX_QUEUE);
     gro->keep_segs = keep_segs;
 
-    reason = gro_parse(p, &h, &is_tcp);
+    reason = netdev_gro_parse(p, &h, &is_tcp);
     if (!is_tcp) {
         goto queue;
     } else if (reason) {
