@@ -364,6 +364,22 @@ def _kernel_runs(runs, scenario, proto, module):
             and r["proto"] == proto and r["module"] == module]
 
 
+def _kernel_rows(scenarios):
+    """(scenario, IP, module, baseline module) of each row of a kernel
+    table, each scenario's and IP version's baseline module first."""
+    for k in scenarios:
+        for proto in PROTOS:
+            for mod in k.modules:
+                yield k.name, proto, mod, k.modules[0]
+
+
+def _fewer(per, sc, proto, mod, base):
+    """How many times fewer PER[sc, proto, mod] is than the baseline's."""
+    if mod != base and per.get((sc, proto, base)) and per[sc, proto, mod]:
+        return "%.1fx fewer" % (per[sc, proto, base] / per[sc, proto, mod])
+    return "1.0x"
+
+
 def kernel_report(runs, rounds, secs):
     """kernel.md from the records of kernel.jsonl."""
     lines = ["# Kernel datapath benchmark (TCG VM)", "",
@@ -373,69 +389,54 @@ def kernel_report(runs, rounds, secs):
              "| GSO counters |", "|---|---|---|---|---|---|---|"]
     present = [k for k in KERNEL_SCENARIOS.values()
                if any(r["scenario"] == k.name for r in runs)]
-    for k in present:
-        sc, base = k.name, k.modules[0]
-        for proto in PROTOS:
-            means = {}
-            for mod in k.modules:
-                rs = _kernel_runs(runs, sc, proto, mod)
-                ok = [r["gbps"] for r in rs if r["ok"]]
-                if not ok:
-                    lines.append("| %s | %s | %s | failed (%d runs) | | | |"
-                                 % (sc, proto, mod, len(rs)))
-                    continue
-                m, cv = mean_cv(ok)
-                means[mod] = m
-                if mod == base:
-                    ratio = "1.00x"
-                else:
-                    ratio = fmt(m / means[base] if means.get(base) else None,
-                                "%.2fx")
-                gso = " ".join("%s:%d" % kv for kv in rs[-1]["gso"].items())
-                fails = ("" if len(ok) == len(rs)
-                         else " (%d failed)" % (len(rs) - len(ok)))
-                lines.append("| %s | %s | %s | %.3f%s | %.1f%% | %s | %s |"
-                             % (sc, proto, mod, m, fails, cv, ratio,
-                                gso or "-"))
+    means = {}
+    for sc, proto, mod, base in _kernel_rows(present):
+        rs = _kernel_runs(runs, sc, proto, mod)
+        ok = [r["gbps"] for r in rs if r["ok"]]
+        if not ok:
+            lines.append("| %s | %s | %s | failed (%d runs) | | | |"
+                         % (sc, proto, mod, len(rs)))
+            continue
+        m, cv = mean_cv(ok)
+        means[sc, proto, mod] = m
+        if mod == base:
+            ratio = "1.00x"
+        else:
+            b = means.get((sc, proto, base))
+            ratio = fmt(m / b if b else None, "%.2fx")
+        gso = " ".join("%s:%d" % kv for kv in rs[-1]["gso"].items())
+        fails = ("" if len(ok) == len(rs)
+                 else " (%d failed)" % (len(rs) - len(ok)))
+        lines.append("| %s | %s | %s | %.3f%s | %.1f%% | %s | %s |"
+                     % (sc, proto, mod, m, fails, cv, ratio, gso or "-"))
     rx = [r for r in runs if r.get("rx_packets") is not None]
     if rx:
         lines += ["", "| scenario | IP | module | packets received / MB "
                   "| ratio |", "|---|---|---|---|---|"]
-        for k in present:
-            sc, base = k.name, k.modules[0]
-            for proto in PROTOS:
-                per = {}
-                for mod in k.modules:
-                    rs = _kernel_runs(rx, sc, proto, mod)
-                    mb = sum(r["bytes"] for r in rs) / 1e6
-                    if not rs or not mb:
-                        continue
-                    per[mod] = sum(r["rx_packets"] for r in rs) / mb
-                    ratio = ("%.1fx fewer" % (per[base] / per[mod])
-                             if mod != base and per.get(base) and per[mod]
-                             else "1.0x")
-                    lines.append("| %s | %s | %s | %.1f | %s |"
-                                 % (sc, proto, mod, per[mod], ratio))
+        per = {}
+        for sc, proto, mod, base in _kernel_rows(present):
+            rs = _kernel_runs(rx, sc, proto, mod)
+            mb = sum(r["bytes"] for r in rs) / 1e6
+            if not rs or not mb:
+                continue
+            per[sc, proto, mod] = sum(r["rx_packets"] for r in rs) / mb
+            lines.append("| %s | %s | %s | %.1f | %s |"
+                         % (sc, proto, mod, per[sc, proto, mod],
+                            _fewer(per, sc, proto, mod, base)))
     k3 = [r for r in runs if r["scenario"] == "K3"]
     if k3:
         lines += ["", "| K3 | IP | upcall mode | upcalls | MB | upcalls/MB "
                   "| ratio |", "|---|---|---|---|---|---|---|"]
-        modules = KERNEL_SCENARIOS["K3"].modules
-        for proto in PROTOS:
-            per = {}
-            base = modules[0]
-            for mod in modules:
-                rs = [r for r in k3 if r["proto"] == proto
-                      and r["module"] == mod]
-                if not rs:
-                    continue
-                up = sum(r["upcalls"] for r in rs)
-                mb = sum(r["bytes"] for r in rs) / 1e6
-                per[mod] = up / mb if mb else 0
-                ratio = ("%.1fx fewer" % (per[base] / per[mod])
-                         if mod != base and per.get(base) and per[mod]
-                         else "1.0x")
-                lines.append("| K3 | %s | %s | %d | %.1f | %.1f | %s |"
-                             % (proto, mod, up, mb, per[mod], ratio))
+        per = {}
+        for sc, proto, mod, base in _kernel_rows([KERNEL_SCENARIOS["K3"]]):
+            rs = _kernel_runs(k3, sc, proto, mod)
+            if not rs:
+                continue
+            up = sum(r["upcalls"] for r in rs)
+            mb = sum(r["bytes"] for r in rs) / 1e6
+            per[sc, proto, mod] = up / mb if mb else 0
+            lines.append("| K3 | %s | %s | %d | %.1f | %.1f | %s |"
+                         % (proto, mod, up, mb, per[sc, proto, mod],
+                            _fewer(per, sc, proto, mod, base)))
     lines += ["", "\n".join("- " + k.description for k in present)]
     return "\n".join(lines) + "\n"
