@@ -119,19 +119,15 @@ bigtcp_frame_strip_jumbo(struct dp_packet *b, size_t *stripped)
     return 0;
 }
 
-/* If 'b' is a TSO packet over IPv6 whose payload is longer than 65535 bytes
- * (so its payload length is 0), inserts a Hop-by-Hop header with a jumbo
- * payload option in front of its first extension or upper-layer header, as
- * Linux expects of BIG TCP packets, and updates the layer offsets.  'b' must
- * not be a tunnel packet.  Returns the number of bytes inserted, 0 or
- * BIGTCP_JUMBO_HBH_LEN. */
+/* Returns the length of what follows the IPv6 header of 'b', if 'b' is a
+ * TSO packet over IPv6 whose payload is longer than 65535 bytes (so its
+ * payload length is 0) and has no Hop-by-Hop header: a BIG TCP packet in
+ * Open vSwitch's framing, and in Linux 7.x's.  Otherwise returns 0. */
 size_t
-bigtcp_frame_insert_jumbo(struct dp_packet *b)
+bigtcp_frame_ipv6_big_len(const struct dp_packet *b)
 {
-    struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(b);
-    struct jumbo_hbh *hbh;
-    size_t payload, l3_end;
-    uint8_t nexthdr;
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(b);
+    size_t payload;
 
     if (!dp_packet_get_tso_segsz(b) || !ip6 || !dp_packet_l4(b)
         || dp_packet_size(b) < b->l3_ofs + IPV6_HEADER_LEN
@@ -141,10 +137,28 @@ bigtcp_frame_insert_jumbo(struct dp_packet *b)
     }
     payload = dp_packet_size(b) - b->l3_ofs - IPV6_HEADER_LEN
               - dp_packet_l2_pad_size(b);
-    if (payload <= UINT16_MAX) {
+    return payload > UINT16_MAX ? payload : 0;
+}
+
+/* If 'b' is a BIG TCP packet over IPv6 (see bigtcp_frame_ipv6_big_len()),
+ * inserts a Hop-by-Hop header with a jumbo payload option in front of its
+ * first extension or upper-layer header, as Linux 6.x expects of BIG TCP
+ * packets, and updates the layer offsets.  'b' must not be a tunnel packet.
+ * Returns the number of bytes inserted, 0 or BIGTCP_JUMBO_HBH_LEN. */
+size_t
+bigtcp_frame_insert_jumbo(struct dp_packet *b)
+{
+    size_t payload = bigtcp_frame_ipv6_big_len(b);
+    struct ovs_16aligned_ip6_hdr *ip6;
+    struct jumbo_hbh *hbh;
+    size_t l3_end;
+    uint8_t nexthdr;
+
+    if (!payload) {
         return 0;
     }
 
+    ip6 = dp_packet_l3(b);
     nexthdr = ip6->ip6_nxt;
     l3_end = b->l3_ofs + IPV6_HEADER_LEN;
     dp_packet_push_uninit(b, sizeof *hbh);

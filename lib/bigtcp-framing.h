@@ -41,6 +41,7 @@ struct dp_packet;
 #define BIGTCP_JUMBO_HBH_LEN 8
 
 int bigtcp_frame_strip_jumbo(struct dp_packet *, size_t *stripped);
+size_t bigtcp_frame_ipv6_big_len(const struct dp_packet *);
 size_t bigtcp_frame_insert_jumbo(struct dp_packet *);
 struct ovs_16aligned_ip6_hdr;
 void bigtcp_frame_jumbo_hdr(struct ovs_16aligned_ip6_hdr *, size_t rest,

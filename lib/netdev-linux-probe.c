@@ -34,6 +34,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bigtcp-framing.h"
+#include "coverage.h"
+#include "dp-packet.h"
 #include "netlink.h"
 #include "netlink-socket.h"
 #include "openvswitch/ofpbuf.h"
@@ -45,10 +48,18 @@
 
 VLOG_DEFINE_THIS_MODULE(netdev_linux_probe);
 
+/* IPv6 BIG TCP packets sent to Linux ports, by framing. */
+COVERAGE_DEFINE(netdev_linux_tx_ipv6_jumbo_option);
+COVERAGE_DEFINE(netdev_linux_tx_ipv6_plen0);
+
 /* The probe's packet: a TCP packet whose payload is just over what an IPv6
  * payload length can say, in segments of PROBE_MSS bytes. */
 #define PROBE_PAYLOAD (UINT16_MAX + 1000)
 #define PROBE_MSS 1400
+
+/* Room for what the probe's raw socket receives: more than the packet, so
+ * that a longer one shows. */
+#define PROBE_RX_SIZE (TCP_HEADER_LEN + PROBE_PAYLOAD + 1)
 
 /* The probe's veth pair, in the probing thread's own network namespace:
  * packets go from PROBE_TX to an address of PROBE_RX. */
@@ -189,31 +200,6 @@ probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
     return 0;
 }
 
-/* Returns the IPv6 packets that the current network namespace's stack
- * delivered to an upper-layer protocol so far, or -1 if they cannot be
- * read.  /proc/thread-self, not /proc/self: the thread that asks has a
- * network namespace of its own. */
-static long long int
-probe_ip6_in_delivers(void)
-{
-    FILE *f = fopen("/proc/thread-self/net/snmp6", "r");
-    long long int value = -1;
-    char name[64];
-    long long int v;
-
-    if (!f) {
-        return -1;
-    }
-    while (fscanf(f, "%63s %lld", name, &v) == 2) {
-        if (!strcmp(name, "Ip6InDelivers")) {
-            value = v;
-            break;
-        }
-    }
-    fclose(f);
-    return value;
-}
-
 /* Writes into 'buf' the probe's virtio-net header and frame, an IPv6 TCP
  * TSO packet of PROBE_PAYLOAD bytes of payload to a closed port of
  * 'probe_dst', with a jumbo option if 'hbh'.  Returns its length. */
@@ -273,27 +259,39 @@ probe_frame(char *buf, bool hbh)
 }
 
 /* Sends the probe's packet with framing 'hbh' through AF_PACKET socket 'fd'
- * bound to PROBE_TX and returns how many packets the stack then delivered:
- * 1 if it took the packet whole, more if the kernel segmented it, 0 if it
- * dropped it; -1 on error. */
+ * bound to PROBE_TX, and returns 1 if the peer's IPv6 stack delivered it
+ * whole to its upper layer, 0 if not (dropped, cut short or segmented), -1
+ * on error.  'raw', a raw IPv6 socket for TCP in the peer's namespace,
+ * gets a copy of each TCP packet that IPv6 delivers, from its TCP header
+ * on, into 'rx' (PROBE_RX_SIZE bytes).  The length is what tells: a stack
+ * that does not know the framing may take payload length 0 at its word
+ * and deliver a TCP packet of no bytes, which still counts in
+ * Ip6InDelivers. */
 static int
-probe_send(int fd, char *buf, bool hbh)
+probe_send(int fd, int raw, char *buf, char *rx, bool hbh)
 {
-    long long int before = probe_ip6_in_delivers();
-    long long int after = before;
     size_t len = probe_frame(buf, hbh);
     long long int deadline;
+    int whole = 0;
 
-    if (before < 0 || send(fd, buf, len, 0) != len) {
+    while (recv(raw, rx, PROBE_RX_SIZE, MSG_DONTWAIT) >= 0) {
+        continue;               /* Left by an earlier send. */
+    }
+    if (send(fd, buf, len, 0) != len) {
         return -1;
     }
     /* The peer's stack takes the packet in a softirq, soon after. */
     deadline = time_msec() + 200;
-    while (after == before && time_msec() < deadline) {
-        xnanosleep(1000 * 1000);
-        after = probe_ip6_in_delivers();
+    while (!whole && time_msec() < deadline) {
+        ssize_t n = recv(raw, rx, PROBE_RX_SIZE, MSG_DONTWAIT);
+
+        if (n < 0) {
+            xnanosleep(1000 * 1000);
+        } else if (n == TCP_HEADER_LEN + PROBE_PAYLOAD) {
+            whole = 1;
+        }
     }
-    return after - before;
+    return whole;
 }
 
 static void *
@@ -302,10 +300,10 @@ probe_thread(void *result_)
     enum netdev_linux_probe_bigtcp *result = result_;
     struct sockaddr_ll sll;
     struct nl_sock *sock;
-    int fd, error, hbh, plain;
+    int fd, raw, error, hbh, plain;
     int ifindex = 0;
     int on = 1;
-    char *buf;
+    char *buf, *rx;
 
     *result = NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN;
     if (unshare(CLONE_NEWNET)) {
@@ -340,22 +338,31 @@ probe_thread(void *result_)
         return NULL;
     }
 
-    buf = xmalloc(sizeof(struct virtio_net_hdr) + 256 + PROBE_PAYLOAD);
-    memset(buf, 0, sizeof(struct virtio_net_hdr) + 256 + PROBE_PAYLOAD);
-    hbh = probe_send(fd, buf, true);
-    plain = probe_send(fd, buf, false);
+    raw = socket(AF_INET6, SOCK_RAW, IPPROTO_TCP);
+    if (raw < 0) {
+        VLOG_INFO("probe: raw socket failed (%s)", ovs_strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    buf = xzalloc(sizeof(struct virtio_net_hdr) + 256 + PROBE_PAYLOAD);
+    rx = xmalloc(PROBE_RX_SIZE);
+    plain = probe_send(fd, raw, buf, rx, false);
+    hbh = probe_send(fd, raw, buf, rx, true);
+    free(rx);
     free(buf);
+    close(raw);
     close(fd);
 
+    VLOG_INFO("probe: an IPv6 BIG TCP packet with payload length 0 alone "
+              "was %s, one with the jumbo option %s",
+              plain == 1 ? "delivered" : plain ? "not sent" : "not delivered",
+              hbh == 1 ? "delivered" : hbh ? "not sent" : "not delivered");
     if (hbh == 1) {
         *result = NETDEV_LINUX_IPV6_BIGTCP_HBH;
     } else if (plain == 1) {
         *result = NETDEV_LINUX_IPV6_BIGTCP_PLAIN;
     } else if (hbh == 0 && plain == 0) {
         *result = NETDEV_LINUX_IPV6_BIGTCP_NONE;
-    } else {
-        VLOG_INFO("probe: inconclusive (delivered %d and %d packets)",
-                  hbh, plain);
     }
     /* The namespace, and the veths in it, go with this thread. */
     return NULL;
@@ -374,19 +381,56 @@ netdev_linux_probe_ipv6_bigtcp(void)
     if (ovsthread_once_start(&once)) {
         xpthread_join(ovs_thread_create("bigtcp_probe", probe_thread,
                                         &result), NULL);
-        if (result == NETDEV_LINUX_IPV6_BIGTCP_PLAIN
-            || result == NETDEV_LINUX_IPV6_BIGTCP_NONE) {
+        if (result == NETDEV_LINUX_IPV6_BIGTCP_NONE) {
             VLOG_INFO("the kernel does not deliver IPv6 BIG TCP packets "
-                      "with the jumbo option from AF_PACKET sockets "
-                      "(delivered framing: %s): IPv6 TSO packets to system "
-                      "ports are resegmented to 64 KiB",
-                      netdev_linux_probe_bigtcp_to_string(result));
+                      "from AF_PACKET sockets in either framing: IPv6 TSO "
+                      "packets to system ports are resegmented to 64 KiB");
         } else {
             VLOG_INFO("IPv6 BIG TCP packets from AF_PACKET sockets: "
-                      "delivered framing: %s",
+                      "delivered framing: %s, which Open vSwitch writes",
                       netdev_linux_probe_bigtcp_to_string(result));
         }
         ovsthread_once_done(&once);
     }
     return result;
+}
+
+/* Returns true if IPv6 BIG TCP packets that Open vSwitch sends to a Linux
+ * port, a system port or a tap, are to go with payload length 0 alone, not
+ * with the jumbo option: if the kernel was asked and delivered them only
+ * so.  Asks the kernel the first time (see
+ * netdev_linux_probe_ipv6_bigtcp()). */
+bool
+netdev_linux_probe_ipv6_plen0(void)
+{
+    return netdev_linux_probe_ipv6_bigtcp() == NETDEV_LINUX_IPV6_BIGTCP_PLAIN;
+}
+
+/* Counts an IPv6 BIG TCP packet sent to a Linux port, with the jumbo option
+ * if 'jumbo_option', with payload length 0 alone otherwise. */
+void
+netdev_linux_probe_count_tx(bool jumbo_option)
+{
+    if (jumbo_option) {
+        COVERAGE_INC(netdev_linux_tx_ipv6_jumbo_option);
+    } else {
+        COVERAGE_INC(netdev_linux_tx_ipv6_plen0);
+    }
+}
+
+/* Frames 'b' for a Linux port if it is an IPv6 BIG TCP packet (see
+ * bigtcp_frame_ipv6_big_len()): inserts the jumbo option unless
+ * netdev_linux_probe_ipv6_plen0(), and counts it.  Returns the number of
+ * bytes inserted. */
+size_t
+netdev_linux_probe_frame_tx(struct dp_packet *b)
+{
+    bool plen0;
+
+    if (!bigtcp_frame_ipv6_big_len(b)) {
+        return 0;
+    }
+    plen0 = netdev_linux_probe_ipv6_plen0();
+    netdev_linux_probe_count_tx(!plen0);
+    return plen0 ? 0 : bigtcp_frame_insert_jumbo(b);
 }

@@ -26,6 +26,7 @@
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
+#include "netdev-linux-probe.h"
 #include "netdev-provider.h"
 #include "netdev-tso-limits.h"
 #include "openvswitch/shash.h"
@@ -97,8 +98,8 @@ netdev_linux_reseg_set_iov(struct iovec *iov, void *vnet, size_t vnet_len,
  * left for the kernel (VIRTIO_NET_HDR_F_NEEDS_CSUM, the pseudo-header sum in
  * the checksum field), and its slice of the payload of 'p', which must stay
  * as it is until the buffers are sent.  An IPv6 output whose payload length
- * does not fit in 16 bits gets BIG TCP's jumbo option in its headers, as
- * Linux expects (see bigtcp-framing.h).
+ * does not fit in 16 bits gets BIG TCP's jumbo option in its headers,
+ * unless the port's 'plen0' (see netdev_linux_reseg_init_vnet()).
  *
  * Returns 0 if successful, EMSGSIZE if the outputs' segments (headers plus
  * MSS) would not fit the port's MTU 'mtu' (the check netdev-linux makes on
@@ -182,7 +183,11 @@ netdev_linux_reseg_init_vnet(struct netdev_linux_reseg *r,
                                                       l4_len);
             payload = hdr_len - plan->l3_ofs - IPV6_HEADER_LEN + len;
             if (payload > UINT16_MAX) {
-                /* A BIG TCP packet: Linux expects the jumbo option. */
+                netdev_linux_probe_count_tx(!vnet_hdr->plen0);
+            }
+            if (payload > UINT16_MAX && !vnet_hdr->plen0) {
+                /* A BIG TCP packet for a kernel that takes the jumbo
+                 * option (see netdev-linux-probe.h). */
                 bigtcp_frame_jumbo_hdr(ip6, (hdr_len - plan->l3_ofs
                                             - IPV6_HEADER_LEN), payload);
                 hdr_len += BIGTCP_JUMBO_HBH_LEN;
@@ -377,10 +382,13 @@ send_cut(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
          const struct dp_packet *p, int mtu,
          const struct dp_packet_reseg_plan *plan)
 {
+    struct netdev_linux_reseg_vnet vnet = port->vnet;
     struct netdev_linux_reseg r;
     int error;
 
-    error = netdev_linux_reseg_init_vnet(&r, plan, p, mtu, &port->vnet);
+    /* The framing of IPv6 BIG TCP that the kernel takes. */
+    vnet.plen0 = netdev_linux_probe_ipv6_plen0();
+    error = netdev_linux_reseg_init_vnet(&r, plan, p, mtu, &vnet);
     if (OVS_UNLIKELY(error)) {
         drop_packet(netdev, port, "Resegmenting TSO packet", error);
         error = 0;

@@ -56,6 +56,9 @@ struct netdev;
  * netdev_linux_tnl_reseg_output()); NULL for other ports. */
 struct netdev_linux_reseg_vnet {
     size_t len;
+    bool plen0;                 /* IPv6 BIG TCP outputs with payload length
+                                 * 0 alone, not the jumbo option (see
+                                 * netdev-linux-probe.h). */
     void (*tnl_output)(const struct dp_packet_reseg_plan *, char *hdr,
                        uint32_t len, uint16_t segsz, void *vnet);
 };
