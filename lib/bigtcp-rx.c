@@ -47,7 +47,8 @@ COVERAGE_DEFINE(bigtcp_rx_not_tcp);
  * past the end of the packet. */
 COVERAGE_DEFINE(bigtcp_rx_bad_tcp);
 /* Refused: an IP length that disagrees with the packet's size, or an IPv6
- * Hop-by-Hop header left on a packet with payload length 0. */
+ * payload length of 0 (BIG TCP framing) on a payload that 16 bits hold or
+ * with a Hop-by-Hop header left in front of TCP. */
 COVERAGE_DEFINE(bigtcp_rx_bad_len);
 /* Refused: an IP length over GSO_MAX_SIZE. */
 COVERAGE_DEFINE(bigtcp_rx_too_big);
@@ -95,6 +96,41 @@ bigtcp_rx_check_vnet(const struct dp_packet *b, bool gso_tcp,
     return 0;
 }
 
+/* Checks the IPv6 BIG TCP framing of TSO packet 'b', whose layer offsets
+ * flow extraction set as far as it could: a payload length of 0 stands for
+ * a payload over 65535 bytes with TCP right behind the IPv6 header (Linux
+ * 7.x's framing, and Open vSwitch's once a jumbo option is stripped).
+ * Returns EINVAL for a payload length of 0 on a payload that 16 bits hold,
+ * or in front of a Hop-by-Hop header (one that was not a lone jumbo option,
+ * see bigtcp-framing.h): segments of it would carry a length that lies. */
+static int
+check_ipv6_len0(const struct dp_packet *b)
+{
+    const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(b);
+    size_t payload;
+
+    if (!ip6 || dp_packet_size(b) < b->l3_ofs + IPV6_HEADER_LEN
+        || ip6->ip6_plen) {
+        return 0;
+    }
+    payload = dp_packet_size(b) - b->l3_ofs - IPV6_HEADER_LEN;
+    if (ip6->ip6_nxt == IPPROTO_HOPOPTS) {
+        COVERAGE_INC(bigtcp_rx_bad_len);
+        VLOG_WARN_RL(&rl, "Dropped TSO packet: IPv6 payload length 0 "
+                     "with a Hop-by-Hop header that is not a lone jumbo "
+                     "option");
+        return EINVAL;
+    }
+    if (payload <= UINT16_MAX) {
+        COVERAGE_INC(bigtcp_rx_bad_len);
+        VLOG_WARN_RL(&rl, "Dropped TSO packet: IPv6 payload length 0 on "
+                     "%"PRIuSIZE" bytes of payload, which the field holds",
+                     payload);
+        return EINVAL;
+    }
+    return 0;
+}
+
 /* Checks the IP and TCP headers of TSO packet 'b', of IP version
  * 'ip_version', and parses them (it sets the layer offsets).  Returns 0 if
  * they are those of a TCP segment of that version, EINVAL otherwise. */
@@ -105,6 +141,10 @@ check_headers(struct dp_packet *b, int ip_version)
     ovs_be16 dl_type;
 
     parse_tcp_flags(b, &dl_type, NULL, NULL);
+    if (ip_version == 6 && dl_type == htons(ETH_TYPE_IPV6)
+        && check_ipv6_len0(b)) {
+        return EINVAL;
+    }
     ip = dp_packet_l3(b);
     if (!ip || !dp_packet_l4(b)
         || dl_type != htons(ip_version == 4 ? ETH_TYPE_IP : ETH_TYPE_IPV6)) {
@@ -147,12 +187,11 @@ check_headers(struct dp_packet *b, int ip_version)
     return 0;
 }
 
-/* Checks the IP length of TSO packet 'b', of IP version 'ip_version', whose
- * headers check_headers() accepted, and stores it in '*l3_len'.  Returns 0
- * if it describes the packet and is within GSO_MAX_SIZE, EINVAL
- * otherwise. */
+/* Checks the IP length of TSO packet 'b', whose headers check_headers()
+ * accepted, and stores it in '*l3_len'.  Returns 0 if it describes the
+ * packet and is within GSO_MAX_SIZE, EINVAL otherwise. */
 static int
-check_length(const struct dp_packet *b, int ip_version, uint32_t *l3_len)
+check_length(const struct dp_packet *b, uint32_t *l3_len)
 {
     *l3_len = dp_packet_l3_size(b);
     if (dp_packet_l2_pad_size(b)) {
@@ -162,20 +201,6 @@ check_length(const struct dp_packet *b, int ip_version, uint32_t *l3_len)
         VLOG_WARN_RL(&rl, "Dropped TSO packet: IP length %"PRIu16" bytes "
                      "short of the packet", dp_packet_l2_pad_size(b));
         return EINVAL;
-    }
-    if (ip_version == 6) {
-        const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_l3(b);
-
-        if (!ip6->ip6_plen && ip6->ip6_nxt == IPPROTO_HOPOPTS) {
-            /* BIG TCP framing whose jumbo option was not stripped: it was
-             * not a lone jumbo option (see bigtcp-framing.h).  Segments of
-             * it would carry a jumbo option with a non-zero length. */
-            COVERAGE_INC(bigtcp_rx_bad_len);
-            VLOG_WARN_RL(&rl, "Dropped TSO packet: IPv6 payload length 0 "
-                         "with a Hop-by-Hop header that is not a lone jumbo "
-                         "option");
-            return EINVAL;
-        }
     }
     if (*l3_len > GSO_MAX_SIZE) {
         COVERAGE_INC(bigtcp_rx_too_big);
@@ -202,7 +227,7 @@ bigtcp_rx_check_tso(struct dp_packet *b, int ip_version)
         return 0;
     }
     if (check_headers(b, ip_version)
-        || check_length(b, ip_version, &l3_len)) {
+        || check_length(b, &l3_len)) {
         return EINVAL;
     }
 

@@ -18,8 +18,9 @@
 usage: bigtcp-fuzz-seeds.py DIR
 
 Writes DIR/fuzz-bigtcp-rx/ (a virtio-net header and a frame: every case of
-bigtcp-malformed.py, valid TSO packets, and one IPv6 BIG TCP packet with
-its jumbo option), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, 30
+bigtcp-malformed.py, valid TSO packets, and IPv6 BIG TCP packets in both
+framings: with a jumbo option, as Linux 6.x sends them, and with payload
+length 0 alone, as Linux 7.x does), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, 30
 with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
 (Interface options, one KEY=VALUE a line), DIR/fuzz-bigtcp-dp-attrs/
 (the attributes of datapath replies, with the ovs-bigtcp ones) and
@@ -54,7 +55,7 @@ CASES = [
     "csum-start-beyond", "csum-offset-beyond", "jumbo-disagrees",
     "tcp-doff-small", "tcp-doff-beyond", "tcp-truncated", "ip-truncated",
     "gso-not-tcp", "gso-wrong-version", "stacked-vlans", "ip-options",
-    "ipv6-ext-headers",
+    "ipv6-ext-headers", "plen0-small", "plen0-hbh-not-jumbo",
 ]
 
 
@@ -74,6 +75,16 @@ def rx_seeds(m):
     hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 8 + len(seg))
     big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
     seeds["bigtcp-ipv6-jumbo"] = m.vnet(1, m.GSO_TCPV6, 82, 1428, 62, 16) + big
+    # IPv6 BIG TCP as Linux 7.x frames it: payload length 0 and no jumbo
+    # option; and the same with a Hop-by-Hop header (PadN) that is not a
+    # jumbo option in front of TCP.
+    seg = m.tcp(65600 - 14 - 40 - 20)
+    big = m.eth(m.ipv6(seg, plen=0), 0x86dd)
+    seeds["bigtcp-ipv6-plen0"] = m.vnet(1, m.GSO_TCPV6, 74, 1428, 54, 16) + big
+    hbh = struct.pack("!BBBB", 6, 0, 1, 4) + bytes(4)
+    big = m.eth(m.ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd)
+    seeds["bigtcp-ipv6-plen0-hbh-padn"] = (m.vnet(1, m.GSO_TCPV6, 82, 1428,
+                                                  62, 16) + big)
     # BIG TCP framing around one segment (gso_size is the payload): no
     # plain packet can carry it.
     seg = m.tcp(65520)

@@ -17,6 +17,7 @@
 
 usage: bigtcp-jumbo.py receive CTL PORT [--payload N] [--count K]
                            [--jumbo-delta D] [--plen P] [--hex FILE]
+                           [--no-jumbo-option]
        bigtcp-jumbo.py send IFACE --src ADDR --dst ADDR --dmac MAC
                            [--payload N] [--count K]
        bigtcp-jumbo.py recv [--count K] [--timeout SECONDS]
@@ -31,6 +32,10 @@ one command-line argument, so ovs-appctl cannot).  --jumbo-delta adds D to
 the jumbo payload length, which then lies about the frame; --plen P writes
 P into the IPv6 payload length instead of 0, as a length cut to 16 bits
 would be.  --hex writes the frames to FILE, one hex frame a line.
+--no-jumbo-option leaves the Hop-by-Hop header out: payload length 0 and
+TCP right after the IPv6 header, as Linux 7.x frames IPv6 BIG TCP (with a
+TSO virtio-net header on the port, options:ol_vnet_hdr, the frames are
+IPv6 BIG TCP packets in either framing).
 
 "send" sends --count such frames from ADDR to ADDR (a plain TCP/IPv6
 packet if --payload leaves no more than 65535 bytes of IPv6 payload) on a
@@ -76,17 +81,21 @@ def tcp_csum(src, dst, tcp):
 
 
 def build(seq, payload_len, jumbo_delta, macs=(DST_MAC, SRC_MAC),
-          addrs=(IP6_SRC, IP6_DST), plen=None):
+          addrs=(IP6_SRC, IP6_DST), plen=None, jumbo_option=True):
     """One TCP/IPv6 frame from port 5000 to 5001 with 'payload_len' bytes of
     payload: a jumbogram if that makes more than 65535 bytes of IPv6
-    payload, otherwise a plain packet."""
+    payload (without its jumbo option if not 'jumbo_option'), otherwise a
+    plain packet."""
     src, dst = addrs
     payload = bytes((seq + i) & 0xff for i in range(payload_len))
     tcp = bytearray(struct.pack("!HHIIBBHHH", 5000, 5001, seq, 1,
                                 TCP_LEN // 4 << 4, 0x18, 65535, 0, 0))
     tcp += payload
     struct.pack_into("!H", tcp, 16, 0xffff - tcp_csum(src, dst, tcp))
-    if len(tcp) > 0xffff - HBH_LEN:
+    if len(tcp) > 0xffff and not jumbo_option:
+        hbh = b""
+        ip6 = struct.pack("!IHBB", 6 << 28, 0, 6, 64) + src + dst
+    elif len(tcp) > 0xffff - HBH_LEN:
         jumbo = HBH_LEN + len(tcp) + jumbo_delta
         hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, jumbo)
         ip6 = struct.pack("!IHBB", 6 << 28, 0, 0, 64) + src + dst
@@ -126,7 +135,7 @@ def unixctl(path, method, params):
 
 def cmd_receive(args):
     frames = [build(1000 + i * args.payload, args.payload, args.jumbo_delta,
-                    plen=args.plen)
+                    plen=args.plen, jumbo_option=not args.no_jumbo_option)
               for i in range(args.count)]
     if args.hex:
         with open(args.hex, "w") as f:
@@ -199,6 +208,7 @@ def main():
     p.add_argument("--jumbo-delta", type=int, default=0)
     p.add_argument("--plen", type=int)
     p.add_argument("--hex")
+    p.add_argument("--no-jumbo-option", action="store_true")
     p.set_defaults(func=cmd_receive)
     p = sub.add_parser("send")
     p.add_argument("iface")

@@ -111,6 +111,18 @@ def case(name):
         hbh = struct.pack("!BBBBI", 6, 0, 0xc2, 4, 70000)
         return (vnet(0, GSO_TCPV6, 82, 1000),
                 eth(ipv6(seg, ext=hbh, ext_proto=0, plen=0), 0x86dd))
+    if name == "plen0-small":
+        # Linux 7.x's IPv6 BIG TCP framing (payload length 0, no Hop-by-Hop
+        # header) on a packet whose payload fits in 16 bits: a length that
+        # lies.
+        return (vnet(0, GSO_TCPV6, 74, 1000),
+                eth(ipv6(tcp(3000), plen=0), 0x86dd))
+    if name == "plen0-hbh-not-jumbo":
+        # Payload length 0 with a Hop-by-Hop header that holds a PadN
+        # option, not a lone jumbo option.
+        hbh = struct.pack("!BBBB", 6, 0, 1, 4) + bytes(4)
+        return (vnet(0, GSO_TCPV6, 82, 1000),
+                eth(ipv6(tcp(3000), ext=hbh, ext_proto=0, plen=0), 0x86dd))
     if name == "tcp-doff-small":
         return vnet(0, GSO_TCPV4, 54, 1000), eth(ipv4(tcp(3000, doff=4)))
     if name == "tcp-doff-beyond":
