@@ -37,7 +37,20 @@ from .states import KERNEL_SCENARIOS
 def host(args, out):
     """Boots the VM, which runs the scenarios that ARGS choose; kernel.md
     and kernel.jsonl in OUT."""
-    ob.build("ovs", "kmod")
+    line = getattr(args, "kernel_line", None)
+    vm_args = []
+    if line:
+        # Another Linux line than the pin: its modules, in a guest booted
+        # with Debian unstable's newest kernel of that line.
+        ob.build("ovs", "kmod", "KERNEL_LINE=" + line)
+        root = subprocess.run(
+            [os.path.join(ob.TOP, "datapath-ext", "fetch-guest-linux"),
+             os.environ.get("OVS_BIGTCP_DEPS", os.path.join(ob.TOP, "_deps")),
+             line], stdout=subprocess.PIPE, text=True, check=True)
+        vm_args = ["--linux", root.stdout.strip(),
+                   "--kmod", os.path.join(ob.TOP, "_build", "kmod-" + line)]
+    else:
+        ob.build("ovs", "kmod")
     os.makedirs(out, exist_ok=True)
     out = os.path.realpath(out)
     if not out.startswith(ob.TOP + "/"):
@@ -59,7 +72,7 @@ def host(args, out):
     limit = rounds * 8 * (args.duration + 40) + (
         8 * 300 if args.profile else 0) + 300
     vm = subprocess.Popen([os.path.join(ob.TOP, "datapath-ext", "vm-run"),
-                           "--timeout", str(limit), "--", guest],
+                           "--timeout", str(limit)] + vm_args + ["--", guest],
                           stdout=subprocess.PIPE, text=True)
     for line in vm.stdout:
         if line.startswith("kbench:"):
@@ -96,8 +109,10 @@ class KernelGuest:
         """Loads the image's stock openvswitch.ko or ovs-bigtcp's."""
         ob.run(["rmmod", "openvswitch"], check=False)
         if module == "stock":
-            ob.run(["modprobe", "-a", "nf_conntrack", "nf_nat",
-                    "nf_conncount", "nsh", "psample", "libcrc32c"])
+            # What the module depends on, as it lists it (libcrc32c on
+            # 6.12, gone in 7.x).
+            ob.run(["sh", "-c", "modprobe -a $(modinfo -F depends "
+                    "\"$OVS_BIGTCP_STOCK_KMOD/openvswitch.ko\" | tr , ' ')"])
             ob.run(["insmod", os.path.join(os.environ[
                 "OVS_BIGTCP_STOCK_KMOD"], "openvswitch.ko")])
         else:
@@ -128,7 +143,7 @@ class KernelGuest:
         lim = self.topo.limits("B", "b0").get("gso_max_size")
         ob.kernel_dp_clean(self.topo, self.dpctl)
         return dict(res, gso=gso, b0_gso_max_size=lim, rx_packets=rx,
-                    ports_tso=ports_tso(show))
+                    ports_tso=ports_tso(show), kernel=os.uname().release)
 
     def upcalls(self):
         """The upcalls that A's packets took so far: the port's upcalls

@@ -382,9 +382,12 @@ def _fewer(per, sc, proto, mod, base):
 
 def kernel_report(runs, rounds, secs):
     """kernel.md from the records of kernel.jsonl."""
+    kernels = sorted({r["kernel"] for r in runs if "kernel" in r})
     lines = ["# Kernel datapath benchmark (TCG VM)", "",
              "%s round(s) of %s s, modules alternating in one VM run; "
-             "ratios only (the VM runs under TCG)." % (rounds, secs), "",
+             "ratios only (the VM runs under TCG)%s." % (
+                 rounds, secs, "; Linux " + ", ".join(kernels)
+                 if kernels else ""), "",
              "| scenario | IP | module | Gbit/s | CV | ratio "
              "| GSO counters |", "|---|---|---|---|---|---|---|"]
     present = [k for k in KERNEL_SCENARIOS.values()
