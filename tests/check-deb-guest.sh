@@ -1,19 +1,26 @@
 #!/bin/sh
-# check-deb-guest.sh DEB_DIR LINUX_DEB_DIR
+# check-deb-guest.sh DEB_DIR LINUX_DEB_DIR DKMS_DEB STOCK_DEB_DIR
 #
 # Runs inside the VM of "make check-deb" (utilities/ovs-bigtcp-check-deb),
-# as root, in a guest whose root file system is a throw-away overlay and
-# whose /lib/modules holds the Debian kernel's own modules, stock
-# openvswitch.ko included.  It installs the packages as an operator would,
-# (dpkg -i) lets DKMS build the module, starts Open vSwitch with the packaged
-# scripts, sends a BIG TCP flow through a kernel bridge; then, with a flow
-# running, installs the DKMS package over itself and reloads the module
-# (ovs-ctl force-reload-kmod), removes it and reloads the stock module;
-# then removes the packages.  Prints "ok"/"not ok" per check and ends with
-# "N passed, N failed".
+# as root, in a guest whose root file system is a throw-away overlay (of
+# the host's for bookworm, of a trixie root for trixie) and whose
+# /lib/modules holds the Debian kernel's own modules, stock openvswitch.ko
+# included.  It installs the packages of DEB_DIR and DKMS_DEB as an
+# operator would, (dpkg -i) lets DKMS build the module, starts Open vSwitch
+# with the packaged scripts, sends a BIG TCP flow through a kernel bridge;
+# then, with a flow running, installs the DKMS package over itself and
+# reloads the module (ovs-ctl force-reload-kmod), removes it and reloads
+# the stock module; then removes the packages.  Last, it installs the
+# release's own Open vSwitch packages (STOCK_DEB_DIR) with the DKMS
+# package and checks what the kernel module does without the patched
+# userspace: an internal port that takes BIG TCP, and resegmentation for
+# a port at 64 KiB.  Prints "ok"/"not ok" per check and ends with "N
+# passed, N failed".
 
 debs=$1
 kdebs=$2
+dkmsdeb=$3
+stockdebs=$4
 top=$(pwd)
 kver=$(uname -r)
 pass=0
@@ -51,7 +58,7 @@ ovs_stop() {
 stock_path=/lib/modules/$kver/kernel/net/openvswitch/openvswitch.ko.xz
 dkms_path_re="^/lib/modules/$kver/updates/dkms/openvswitch\.ko"
 
-echo "== guest kernel $kver"
+echo "== guest kernel $kver, $(. /etc/os-release && echo "$PRETTY_NAME")"
 check "before: modprobe finds the kernel's own openvswitch.ko" \
     test "$(modinfo -n openvswitch)" = "$stock_path"
 check "before: it is an in-tree module" \
@@ -72,7 +79,7 @@ chmod +x /usr/sbin/policy-rc.d
 # is tested.
 rm -f /var/lib/man-db/auto-update
 
-echo "== installing the kernel headers for $kver (from the pinned download)"
+echo "== installing the kernel headers for $kver (downloaded with the kernel)"
 # The guest boots the image's kernel straight from the download, so the
 # linux-image package itself is not installed in it: the headers' own
 # dependency on it is the one dependency set aside.
@@ -82,7 +89,7 @@ check "linux-headers for $kver install" \
 
 echo "== installing the packages"
 set -- "$debs"/openvswitch-common_*.deb "$debs"/openvswitch-switch_*.deb \
-    "$debs"/python3-openvswitch_*.deb "$debs"/openvswitch-bigtcp-dkms_*.deb
+    "$debs"/python3-openvswitch_*.deb "$dkmsdeb"
 ls -l "$@"
 start=$(date +%s)
 check "dpkg -i the packages (DKMS builds the module)" \
@@ -227,8 +234,7 @@ start=$(date +%s)
 # package's "prerm upgrade" (dkms remove) and the new one's "postinst
 # configure" (dkms add, build, install).
 check "dpkg -i openvswitch-bigtcp-dkms over itself (DKMS rebuilds)" \
-    env DEBIAN_FRONTEND=noninteractive dpkg -i \
-        "$debs"/openvswitch-bigtcp-dkms_*.deb
+    env DEBIAN_FRONTEND=noninteractive dpkg -i "$dkmsdeb"
 echo "(upgrade took $(( $(date +%s) - start )) s)"
 check "dkms status: openvswitch-bigtcp installed again for $kver" \
     sh -c "dkms status -m openvswitch-bigtcp -k $kver | grep -q installed"
@@ -275,5 +281,77 @@ check "after: modprobe finds the kernel's own openvswitch.ko again" \
 check "modprobe openvswitch loads the stock module" modprobe openvswitch
 check "the loaded module is the stock one again (no taint O)" \
     sh -c "! grep -q O /sys/module/openvswitch/taint"
+rmmod openvswitch 2>/dev/null
+
+echo "== the release's own Open vSwitch with the DKMS module"
+set -- "$stockdebs"/openvswitch-common_*.deb \
+    "$stockdebs"/openvswitch-switch_*.deb \
+    "$stockdebs"/python3-openvswitch_*.deb
+ls -l "$@"
+start=$(date +%s)
+check "dpkg -i the release's openvswitch packages and the DKMS package" \
+    env DEBIAN_FRONTEND=noninteractive dpkg -i "$@" "$dkmsdeb"
+echo "(installation took $(( $(date +%s) - start )) s)"
+ovs-vswitchd --version
+check "ovs-vswitchd is the release's own (no ovs-bigtcp in --version)" \
+    sh -c "! ovs-vswitchd --version | grep -q ovs-bigtcp"
+check "modinfo openvswitch names the DKMS module" \
+    sh -c "modinfo -n openvswitch | grep -q '$dkms_path_re'"
+check "ovs-ctl start" /usr/share/openvswitch/scripts/ovs-ctl start \
+    --system-id=random
+check "the loaded openvswitch module is the DKMS one (taint O)" \
+    loaded_is_out_of_tree
+ovs-vsctl add-br br0
+ovs-vsctl add-port br0 int1 -- set interface int1 type=internal
+ip link set int1 netns debB
+ovs-vsctl add-port br0 a1
+ovs-vsctl add-port br0 c1
+ovs-ofctl add-flow br0 actions=normal
+check "internal port takes gso_max_size 524280 (no userspace change)" \
+    ip netns exec debB ip link set int1 gso_max_size 524280
+ip netns exec debB "$link" bigtcp int1
+ip netns exec debB ip addr add 10.9.0.2/24 dev int1
+ip netns exec debB ip link set int1 up
+# int1 has a new MAC address: A's neighbour entry for 10.9.0.2 still
+# names int0's, which no port has any more.
+ip netns exec debA ip neigh flush all
+check "ping A to B through the bridge" \
+    ip netns exec debA ping -c 3 -i 0.2 -W 5 10.9.0.2
+ip netns exec debB iperf3 -s -1 -D -p 5201
+ip netns exec debC iperf3 -s -1 -D -p 5201
+ip netns exec debB timeout 120 tcpdump -q -n -s 128 -i int1 -c 400 \
+    -w /tmp/b2.pcap tcp port 5201 2>/dev/null &
+cap=$!
+sleep 2
+check "iperf3 A -> B, 20 MB" ip netns exec debA timeout 300 \
+    iperf3 -c 10.9.0.2 -p 5201 -n 20M -f m
+wait $cap
+big=$(python3 "$top/tests/bigtcp-pcap.py" --headers /tmp/b2.pcap \
+      | sed -n 's/^len=\([0-9]*\) .* src=10\.9\.0\.1 .*/\1/p' \
+      | awk '$1 > 65536 { c++ } END { print c + 0 }')
+echo "frames over 64 KiB at the internal port: $big"
+check "packets over 64 KiB reach the internal port whole" test "$big" -gt 0
+# C's veth is at the default 64 KiB.  The stock module has the stack cut
+# what it sends there into MSS-sized packets; this one resegments it into
+# GSO packets of up to 64 KiB, so C receives fewer than a quarter of the
+# packets that MSS-sized segments of the same bytes would be (1448-byte
+# segments, timestamps on).
+rx() {
+    ip netns exec debC cat /sys/class/net/c0/statistics/"$1"
+}
+p0=$(rx rx_packets)
+b0=$(rx rx_bytes)
+check "iperf3 A -> C, 20 MB" ip netns exec debA timeout 300 \
+    iperf3 -c 10.9.0.3 -p 5201 -n 20M -f m
+np=$(( $(rx rx_packets) - p0 ))
+nb=$(( $(rx rx_bytes) - b0 ))
+echo "C received $nb bytes in $np packets ($((nb / 1448)) MSS segments)"
+check "C receives resegmented GSO packets, not MSS-sized ones" \
+    test "$np" -gt 0 -a "$np" -lt $((nb / 1448 / 4))
+ovs-vsctl del-br br0
+check "ovs-ctl stop" ovs_stop
+check "dpkg -r the DKMS package and the release's packages" \
+    env DEBIAN_FRONTEND=noninteractive dpkg -r openvswitch-bigtcp-dkms \
+        openvswitch-switch python3-openvswitch openvswitch-common
 rm -f /usr/sbin/policy-rc.d
 finish
