@@ -119,11 +119,12 @@ rc=$?
 result $? "ovs-tree: a patch that no longer applies stops the build, named"
 
 # 5.
-"$top/datapath-ext/make-dkms-deb" "$build" "$deps" 0.0.0-check \
+# In its own folder: "make deb"'s package in BUILD/deb stays.
+"$top/datapath-ext/make-dkms-deb" "$build" "$deps" 0.0.0-check "$work/deb" \
     > "$work/out" 2> "$work/err" \
     && root=$("$top/datapath-ext/fetch-linux" "$deps") \
     && . "$(dirname "$root")/linux.env" \
-    && dpkg-deb -x "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb \
+    && dpkg-deb -x "$work"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb \
                    "$work/dkms" \
     && src=$work/dkms/usr/src/openvswitch-bigtcp-0.0.0-check \
     && grep -q '^BUILD_EXCLUSIVE_KERNEL="^6\\.12\\."$' "$src/dkms.conf" \
@@ -142,7 +143,6 @@ result $? "ovs-tree: a patch that no longer applies stops the build, named"
     && grep -q '^BUILT_MODULE_NAME\[4\]="tun"$' "$src/dkms.conf" \
     && grep -q '^BUILT_MODULE_NAME\[5\]="veth"$' "$src/dkms.conf"
 result $? "DKMS sources build the six modules against the pinned headers"
-rm -f "$build"/deb/openvswitch-bigtcp-dkms_0.0.0-check-1_all.deb
 
 # 6.
 dist=$work/dist
