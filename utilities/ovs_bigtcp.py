@@ -143,6 +143,12 @@ class Ovs:
     def start(self):
         os.makedirs(self.work, exist_ok=True)
         w = self.work
+        # A fresh database, also where an earlier start() in the same
+        # folder left one (the kernel benchmark's second round).
+        try:
+            os.unlink(w + "/conf.db")
+        except FileNotFoundError:
+            pass
         self.cmd("ovsdb-tool", "create", w + "/conf.db",
                  self.tree + "/vswitchd/vswitch.ovsschema")
         self.cmd("ovsdb-server", "--detach", "--no-chdir", "--pidfile",
