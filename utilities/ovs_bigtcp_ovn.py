@@ -570,9 +570,8 @@ def pcap_frames(path):
 
 def pcap_summary(path):
     """tcpdump's one-line summaries of the frames in pcap file PATH."""
-    out = subprocess.run(["tcpdump", "-nn", "-r", path], text=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    return out.stdout.splitlines() or ["nothing"]
+    return run(["tcpdump", "-nn", "-r", path],
+               check=False).splitlines() or ["nothing"]
 
 
 class Capture:
