@@ -29,6 +29,8 @@ lib_libopenvswitch_la_SOURCES += \
 
 if LINUX
 lib_libopenvswitch_la_SOURCES += \
+	lib/dpif-netlink-tnl-limits.c \
+	lib/dpif-netlink-tnl-limits.h \
 	lib/netdev-linux-probe.c \
 	lib/netdev-linux-probe.h \
 	lib/netdev-linux-reseg.c \

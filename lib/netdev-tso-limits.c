@@ -67,6 +67,17 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->n_segmented, 0);
     atomic_init(&l->n_tx_fallback, 0);
     atomic_init(&l->n_tx_fallback_packets, 0);
+    l->tnl_dev = NULL;
+}
+
+static void
+tnl_dev_destroy(struct netdev_tso_tnl_dev *d)
+{
+    if (d) {
+        free(d->name);
+        free(d->limit);
+        free(d);
+    }
 }
 
 void
@@ -74,6 +85,8 @@ netdev_tso_limits_destroy(struct netdev_tso_limits *l)
 {
     free(l->config_error);
     l->config_error = NULL;
+    tnl_dev_destroy(l->tnl_dev);
+    l->tnl_dev = NULL;
 }
 
 /* Returns the lower of 'dev' and 'user', where 'user' 0 means no limit. */
@@ -176,6 +189,10 @@ netdev_tso_limits_set_config(struct netdev *netdev, struct smap *args)
         l->user_max_size = size;
         l->user_max_segs = segs;
         update(netdev);
+        /* Even where the limits in effect stay, those who act on the
+         * options themselves (a kernel datapath tunnel port's device, see
+         * netdev_tso_limits_get_user_max_size()) learn of the change. */
+        netdev_change_seq_changed(netdev);
     }
 
     free(l->config_error);
@@ -185,6 +202,53 @@ netdev_tso_limits_set_config(struct netdev *netdev, struct smap *args)
         l->config_error = ds_steal_cstr(&errors);
     }
     ds_destroy(&errors);
+}
+
+/* Returns the value of the "tso-max-size" option of 'netdev', or 0 if it has
+ * none (or an invalid one).  For the kernel datapath, which applies the
+ * option of a tunnel port to the port's tunnel device. */
+uint32_t
+netdev_tso_limits_get_user_max_size(const struct netdev *netdev)
+{
+    return netdev->tso_limits.user_max_size;
+}
+
+static bool
+tnl_dev_equal(const struct netdev_tso_tnl_dev *a,
+              const struct netdev_tso_tnl_dev *b)
+{
+    return (a == b
+            || (a && b && !strcmp(a->name, b->name)
+                && a->max_size == b->max_size
+                && a->tso_max_size == b->tso_max_size
+                && !strcmp(a->source, b->source)
+                && !strcmp(a->limit, b->limit)));
+}
+
+/* Records 'd' (copied; NULL for none) as what happened to the GSO and GRO
+ * limits of the tunnel device behind 'netdev', a tunnel port of the kernel
+ * datapath, and signals a change to 'netdev''s users if that differs from
+ * what was recorded before, so that its status column follows. */
+void
+netdev_tso_limits_set_tnl_dev(struct netdev *netdev,
+                              const struct netdev_tso_tnl_dev *d)
+{
+    struct netdev_tso_limits *l = &netdev->tso_limits;
+
+    if (tnl_dev_equal(l->tnl_dev, d)) {
+        return;
+    }
+    tnl_dev_destroy(l->tnl_dev);
+    l->tnl_dev = NULL;
+    if (d) {
+        l->tnl_dev = xmalloc(sizeof *l->tnl_dev);
+        l->tnl_dev->name = xstrdup(d->name);
+        l->tnl_dev->max_size = d->max_size;
+        l->tnl_dev->tso_max_size = d->tso_max_size;
+        l->tnl_dev->source = d->source;
+        l->tnl_dev->limit = xstrdup(d->limit);
+    }
+    netdev_change_seq_changed(netdev);
 }
 
 /* Returns why some TSO limit options of 'netdev' were ignored, or NULL if
@@ -201,8 +265,17 @@ netdev_tso_limits_get_error(const struct netdev *netdev)
 void
 netdev_tso_limits_get_status(const struct netdev *netdev, struct smap *smap)
 {
+    const struct netdev_tso_tnl_dev *d = netdev->tso_limits.tnl_dev;
     uint32_t size, ipv4_size, segs;
 
+    if (d) {
+        smap_add(smap, "tunnel_device", d->name);
+        if (d->max_size) {
+            smap_add_format(smap, "tunnel_device_max_size", "%"PRIu32,
+                            d->max_size);
+        }
+        smap_add(smap, "tunnel_device_limit", d->limit);
+    }
     if (!userspace_tso_enabled()
         || !(netdev->ol_flags & NETDEV_TX_OFFLOAD_TCP_TSO)) {
         return;
@@ -375,6 +448,39 @@ format_tso_port(const struct netdev_tso_limits *l, uint32_t size,
     }
 }
 
+/* Formats the GSO and GRO limits of the tunnel device 'd' behind a tunnel
+ * port of the kernel datapath, and the "tso-max-size" option 'user_max_size'
+ * of the port (0 if none), for "netdev-tso/show". */
+static void
+format_tnl_dev(const struct netdev_tso_tnl_dev *d, uint32_t user_max_size,
+               struct ds *s)
+{
+    ds_put_format(s, " tunnel device %s", d->name);
+    if (d->max_size) {
+        ds_put_format(s, ": max_size=%"PRIu32, d->max_size);
+    }
+    ds_put_format(s, "\n  limit: %s\n", d->limit);
+    if (user_max_size) {
+        ds_put_format(s, "  configured: tso-max-size=%"PRIu32"\n",
+                      user_max_size);
+    }
+}
+
+/* Returns the JSON object of netdev-tso/show for tunnel device 'd'. */
+static struct json *
+tnl_dev_to_json(const struct netdev_tso_tnl_dev *d)
+{
+    struct json *json = json_object_create();
+
+    json_object_put_string(json, "name", d->name);
+    json_object_put(json, "max_size", json_integer_create(d->max_size));
+    json_object_put(json, "tso_max_size",
+                    json_integer_create(d->tso_max_size));
+    json_object_put_string(json, "source", d->source);
+    json_object_put_string(json, "limit", d->limit);
+    return json;
+}
+
 /* netdev-tso/show's lines, or JSON members, for 'netdev'. */
 static void
 format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
@@ -423,6 +529,12 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
             }
         }
         json_object_put(port, "tunnel_tso", tunnels);
+        if (l->tnl_dev) {
+            json_object_put(port, "tunnel_device",
+                            tnl_dev_to_json(l->tnl_dev));
+        }
+    } else if (l->tnl_dev) {
+        format_tnl_dev(l->tnl_dev, l->user_max_size, s);
     } else if (!tso) {
         ds_put_cstr(s, " no TSO\n");
     } else {

@@ -29,7 +29,12 @@
  * 64 KiB of TSO without BIG TCP.  The user may lower the limits with the
  * Interface options "tso-max-size" and "tso-max-segs".  The limits in
  * effect are the lower of the two, and appear in the Interface's status
- * column and in "ovs-appctl netdev-tso/show". */
+ * column and in "ovs-appctl netdev-tso/show".
+ *
+ * A tunnel port of the kernel datapath sends its packets through a tunnel
+ * device that Open vSwitch sets up (genev_sys_6081, ...), whose GSO and GRO
+ * limits dpif-netlink-tnl-limits.c raises where the kernel allows it.  What
+ * it did there, and why, appears in the same places. */
 
 #include <stdint.h>
 #include "ovs-atomic.h"
@@ -48,6 +53,21 @@ struct smap;
 /* Smallest limit a user may configure: room for two full-sized segments of
  * a standard Ethernet MTU. */
 #define NETDEV_TSO_MIN_USER_SIZE 3000
+
+/* The GSO and GRO limits of the tunnel device behind a tunnel port of the
+ * kernel datapath, as dpif-netlink-tnl-limits.c left them, for the port's
+ * status and netdev-tso/show. */
+struct netdev_tso_tnl_dev {
+    char *name;                 /* The device, e.g. "genev_sys_6081". */
+    uint32_t max_size;          /* Its GSO and GRO limits, IPv4 and IPv6
+                                 * alike, or 0 if unknown. */
+    uint32_t tso_max_size;      /* Its TSO limit, or 0 if unknown. */
+    const char *source;         /* What holds the limits there, a static
+                                 * string: "device", "option", "kernel",
+                                 * "unreported" or "error". */
+    char *limit;                /* Which limit holds and why, a sentence
+                                 * for the user. */
+};
 
 /* TSO limits of one netdev, embedded in struct netdev. */
 struct netdev_tso_limits {
@@ -75,6 +95,10 @@ struct netdev_tso_limits {
      * the provider, sent again as outputs of at most 64 KiB. */
     atomic_uint64_t n_tx_fallback;
     atomic_uint64_t n_tx_fallback_packets; /* The packets that made. */
+
+    /* The tunnel device behind a tunnel port of the kernel datapath, or
+     * NULL.  Written and read by the main thread only. */
+    struct netdev_tso_tnl_dev *tnl_dev;
 };
 
 void netdev_tso_limits_init(struct netdev_tso_limits *);
@@ -95,6 +119,11 @@ enum netdev_tso_zerocopy netdev_tso_limits_zerocopy_plan(
 void netdev_tso_limits_segment(const struct netdev *, struct dp_packet *,
                                struct dp_packet_batch *);
 void netdev_tso_limits_count_reseg(const struct netdev *, size_t n_out);
+
+/* For the kernel datapath's tunnel devices (dpif-netlink-tnl-limits.c). */
+uint32_t netdev_tso_limits_get_user_max_size(const struct netdev *);
+void netdev_tso_limits_set_tnl_dev(struct netdev *,
+                                   const struct netdev_tso_tnl_dev *);
 
 /* For lib/netdev.c. */
 void netdev_tso_limits_set_config(struct netdev *, struct smap *args);
