@@ -20,6 +20,7 @@ tests_ovstest_SOURCES += \
 if LINUX
 tests_ovstest_SOURCES += \
 	tests/test-bigtcp-reseg-zerocopy.c \
+	tests/test-bigtcp-tnl-limits.c \
 	tests/bigtcp-reseg-zc-check.c \
 	tests/bigtcp-reseg-zc-check.h
 endif
