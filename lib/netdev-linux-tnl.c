@@ -240,8 +240,10 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
         if (dp_packet_size(b) - outer_th > UINT16_MAX) {
             COVERAGE_INC(netdev_linux_tnl_rx_big);
         }
-    } else if (!udp->udp_len) {
-        return drop(netdev, "with UDP length 0 on a single segment");
+    } else if (!udp->udp_len || bigtcp_tnl_is_big(b)) {
+        /* Over 64 KiB, a single segment is no packet Linux makes, and one
+         * that is not TSO must say its lengths. */
+        return drop(netdev, "with a length of 0 on a single segment");
     } else {
         dp_packet_set_tso_segsz(b, 0);
         /* A single segment: a tunnel port's decapsulation keeps no
