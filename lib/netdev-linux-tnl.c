@@ -344,8 +344,8 @@ set_tunnel_gso(struct virtio_net_hdr *vnet, struct tnl_hdr_ext *ext,
 
 /* Builds into 'vnet_hdr' the NETDEV_LINUX_TNL_VNET_HDR_LEN-byte virtio-net
  * header of the TCP GSO packet 'frame' in a UDP tunnel: the outer IP
- * header at 'outer_l3', the outer UDP header at 'outer_th', the inner IPv4 or IPv6
- * header at 'inner_nh', the inner TCP header of 'tcp_len' bytes at
+ * header at 'outer_l3', the outer UDP header at 'outer_th', the inner IPv4
+ * or IPv6 header at 'inner_nh', the inner TCP header of 'tcp_len' bytes at
  * 'inner_th' (its checksum field holds the inner pseudo-header sum), 'len'
  * bytes in all, segment size 'gso_size'.  If 'udp_csum', the kernel is to
  * fill each segment's outer UDP checksum: the field gets the outer
