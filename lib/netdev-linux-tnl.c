@@ -204,7 +204,10 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
     udp = dp_packet_l4(b);
     if (dl_type != htons(outer_ver == 4 ? ETH_TYPE_IP : ETH_TYPE_IPV6)
         || !udp || !dp_packet_l4_proto_udp(b)
-        || b->l4_ofs != outer_th) {
+        || b->l4_ofs != outer_th
+        || IP_VER(*(const uint8_t *) dp_packet_l3(b)) != outer_ver) {
+        /* (Flow extraction goes by the Ethertype, decapsulation by the IP
+         * header's version: they must agree.) */
         return drop(netdev, "that does not match the outer headers");
     }
 

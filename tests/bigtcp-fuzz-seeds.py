@@ -259,14 +259,17 @@ def tnl_rx_seed(kind, udp_csum, payload, gso_size=1000, lie=None):
     length that does not fit in 16 bits is 0, as Linux 7.3 writes the UDP
     tunnel packets of BIG TCP; LIE ("udp", "ip", "inner") cuts the outer
     UDP, outer IP or inner IP length to 16 bits instead, or ("zero") makes
-    both outer lengths 0 whatever the size."""
+    both outer lengths 0 whatever the size, or ("version") gives the outer
+    IPv4 header version 6 (found by the target: flow extraction goes by
+    the Ethertype, decapsulation by the version)."""
     def len16(n, cut):
         if lie == "zero" and cut in ("udp", "ip"):
             return 0
         return n & 0xffff if lie == cut else (n if n <= 0xffff else 0)
 
     def ip4(proto, length, src, dst):
-        h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, length, 1, 0x4000, 64,
+        ver_ihl = 0x65 if lie == "version" and proto == 17 else 0x45
+        h = struct.pack("!BBHHHBBH4s4s", ver_ihl, 0, length, 1, 0x4000, 64,
                         proto, 0, bytes(src), bytes(dst))
         return h[:10] + struct.pack("!H", ip_csum(h)) + h[12:]
 
@@ -309,7 +312,9 @@ def tnl_rx_seeds():
             "geneve-big-inner-lie": tnl_rx_seed("geneve", False, 70000,
                                                 1400, "inner"),
             "geneve-len0-small": tnl_rx_seed("geneve", False, 3000, 1000,
-                                             "zero")}
+                                             "zero"),
+            "geneve-outer-version-6": tnl_rx_seed("geneve", False, 800, 277,
+                                                  "version")}
 
 
 def main():
