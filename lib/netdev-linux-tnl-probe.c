@@ -525,21 +525,17 @@ probe_ask(int fd, int ver, char *buf, struct probe_result *r)
     }
 }
 
+/* Logs the answer 'r' for outer IP version 'ver' and publishes it (it is
+ * counted where it is read, see netdev_linux_tnl_probe()). */
 static void
 probe_record(int ver, const struct probe_result *r)
 {
     if (r->answer == NETDEV_TSO_TNL_BIG_YES) {
-        COVERAGE_INC(netdev_linux_tnl_probe_yes);
         VLOG_INFO("probe: a Geneve TSO packet over 64 KiB with outer "
                   "IPv%d and UDP lengths 0, written to a tap, came back "
                   "whole as %"PRIu32" frames: such packets go to taps up to "
                   "their GSO limit", ver, r->n_frames);
     } else {
-        if (r->answer == NETDEV_TSO_TNL_BIG_NO) {
-            COVERAGE_INC(netdev_linux_tnl_probe_no);
-        } else {
-            COVERAGE_INC(netdev_linux_tnl_probe_unknown);
-        }
         VLOG_INFO("probe: a Geneve TSO packet over 64 KiB with outer "
                   "IPv%d and UDP lengths 0, written to a tap: %s (%s, %"
                   PRIu32" frames, %"PRIu32" of %d bytes back): such packets "
@@ -594,12 +590,28 @@ enum netdev_tso_tnl_big
 netdev_linux_tnl_probe(int ip_version)
 {
     static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+    static atomic_bool counted[2] = { false, false };
+    int i = ip_version == 4 ? 0 : 1;
     int answer;
 
     if (ovsthread_once_start(&once)) {
         pthread_detach(ovs_thread_create("tnl_probe", probe_thread, NULL));
         ovsthread_once_done(&once);
     }
-    atomic_read(&answers[ip_version == 4 ? 0 : 1], &answer);
+    atomic_read(&answers[i], &answer);
+    if (answer != NETDEV_TSO_TNL_BIG_PENDING) {
+        /* Counted here, once: a coverage counter incremented in the
+         * probing thread, which ends at once, would never reach the
+         * totals. */
+        if (!atomic_exchange(&counted[i], true)) {
+            if (answer == NETDEV_TSO_TNL_BIG_YES) {
+                COVERAGE_INC(netdev_linux_tnl_probe_yes);
+            } else if (answer == NETDEV_TSO_TNL_BIG_NO) {
+                COVERAGE_INC(netdev_linux_tnl_probe_no);
+            } else {
+                COVERAGE_INC(netdev_linux_tnl_probe_unknown);
+            }
+        }
+    }
     return answer;
 }
