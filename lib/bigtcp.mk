@@ -7,6 +7,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/bigtcp-framing.h \
 	lib/bigtcp-rx.c \
 	lib/bigtcp-rx.h \
+	lib/bigtcp-tnl.c \
+	lib/bigtcp-tnl.h \
 	lib/dp-packet-pool.c \
 	lib/dp-packet-pool.h \
 	lib/dp-packet-reseg.c \
@@ -36,5 +38,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/netdev-linux-reseg.c \
 	lib/netdev-linux-reseg.h \
 	lib/netdev-linux-tnl.c \
-	lib/netdev-linux-tnl.h
+	lib/netdev-linux-tnl.h \
+	lib/netdev-linux-tnl-probe.c \
+	lib/netdev-linux-tnl-probe.h
 endif

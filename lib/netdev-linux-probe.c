@@ -94,9 +94,10 @@ netdev_linux_probe_bigtcp_to_string(enum netdev_linux_probe_bigtcp framing)
 
 /* Sends rtnetlink request 'msg' on 'sock', frees it, and waits for the
  * kernel's answer.  Not nl_transact(): its sockets may belong to another
- * network namespace than the probing thread's. */
-static int
-probe_transact(struct nl_sock *sock, struct ofpbuf *msg)
+ * network namespace than a probing thread's.  For the probes of
+ * netdev-linux-tnl-probe.c too. */
+int
+netdev_linux_probe_transact(struct nl_sock *sock, struct ofpbuf *msg)
 {
     uint64_t stub[1024 / 8];
     struct ofpbuf reply;
@@ -119,8 +120,8 @@ probe_transact(struct nl_sock *sock, struct ofpbuf *msg)
 
 /* Starts in 'msg' an RTM_NEWLINK request with 'flags' for the device with
  * index 'ifindex' (0 for a new one). */
-static void
-probe_newlink(struct ofpbuf *msg, int flags, int ifindex)
+void
+netdev_linux_probe_newlink(struct ofpbuf *msg, int flags, int ifindex)
 {
     struct ifinfomsg *ifi;
 
@@ -143,7 +144,7 @@ probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
     size_t linkinfo, data, peer;
     int error;
 
-    probe_newlink(&msg, NLM_F_CREATE | NLM_F_EXCL, 0);
+    netdev_linux_probe_newlink(&msg, NLM_F_CREATE | NLM_F_EXCL, 0);
     nl_msg_put_string(&msg, IFLA_IFNAME, PROBE_TX);
     nl_msg_put_unspec(&msg, IFLA_ADDRESS, &probe_tx_mac, ETH_ADDR_LEN);
     linkinfo = nl_msg_start_nested(&msg, IFLA_LINKINFO);
@@ -156,7 +157,7 @@ probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
     nl_msg_end_nested(&msg, peer);
     nl_msg_end_nested(&msg, data);
     nl_msg_end_nested(&msg, linkinfo);
-    error = probe_transact(sock, &msg);
+    error = netdev_linux_probe_transact(sock, &msg);
     if (error) {
         return error;
     }
@@ -168,12 +169,12 @@ probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
         if (!ifindex) {
             return errno;
         }
-        probe_newlink(&msg, 0, ifindex);
+        netdev_linux_probe_newlink(&msg, 0, ifindex);
         ifi = ofpbuf_at_assert(&msg, NLMSG_HDRLEN, sizeof *ifi);
         ifi->ifi_flags = IFF_UP;
         ifi->ifi_change = IFF_UP;
         nl_msg_put_u32(&msg, IFLA_GSO_MAX_SIZE, GSO_MAX_SIZE);
-        error = probe_transact(sock, &msg);
+        error = netdev_linux_probe_transact(sock, &msg);
         if (error) {
             return error;
         }
@@ -192,7 +193,7 @@ probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
         ifa->ifa_index = ifindex;
         nl_msg_put_in6_addr(&msg, IFA_LOCAL, &probe_dst);
         nl_msg_put_in6_addr(&msg, IFA_ADDRESS, &probe_dst);
-        error = probe_transact(sock, &msg);
+        error = netdev_linux_probe_transact(sock, &msg);
         if (error) {
             return error;
         }

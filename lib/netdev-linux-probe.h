@@ -44,6 +44,8 @@
 #include <stddef.h>
 
 struct dp_packet;
+struct nl_sock;
+struct ofpbuf;
 
 enum netdev_linux_probe_bigtcp {
     NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN, /* Could not be asked (no privilege to
@@ -62,5 +64,9 @@ void netdev_linux_probe_count_tx(bool jumbo_option);
 size_t netdev_linux_probe_frame_tx(struct dp_packet *);
 const char *netdev_linux_probe_bigtcp_to_string(
     enum netdev_linux_probe_bigtcp);
+
+/* For the kernel probes: rtnetlink in the probing thread's namespace. */
+int netdev_linux_probe_transact(struct nl_sock *, struct ofpbuf *);
+void netdev_linux_probe_newlink(struct ofpbuf *, int flags, int ifindex);
 
 #endif /* netdev-linux-probe.h */

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "bigtcp-framing.h"
+#include "bigtcp-tnl.h"
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
@@ -52,8 +53,11 @@ static atomic_count n_injected = ATOMIC_COUNT_INIT(0);
 /* Returns NETDEV_TSO_ZC_CUT if TSO packet 'p' is to be sent to Linux port
  * 'netdev' from iovecs, as the outputs of '*plan': it is over the port's TSO
  * limits and can be resegmented without copying, or it is a plain TSO packet
- * over 64 KiB, which is sent as one output so that it can be sent again if
- * the kernel refuses it (see netdev_linux_reseg_send()).  Returns
+ * over 64 KiB, or a VXLAN or Geneve TSO packet whose outer lengths do not
+ * fit in 16 bits (which only a tap that takes them gets, see
+ * netdev-linux-tnl.h), which is sent as one output, its headers written
+ * for the port, so that it can be sent again if the kernel refuses it (see
+ * netdev_linux_reseg_send()).  Returns
  * NETDEV_TSO_ZC_SEGMENT if 'p' is over the port's limits and cannot be cut
  * within them: then its segments are to be sent instead (see
  * netdev_tso_limits_segment()).  Otherwise, returns NETDEV_TSO_ZC_NONE:
@@ -68,8 +72,9 @@ netdev_linux_reseg_plan(const struct netdev *netdev, const struct dp_packet *p,
     if (zc != NETDEV_TSO_ZC_NONE) {
         return zc;
     }
-    return (dp_packet_get_tso_segsz(p) && !dp_packet_tunnel(p)
-            && dp_packet_size(p) > NETDEV_TSO_DEFAULT_MAX_SIZE
+    return (dp_packet_get_tso_segsz(p)
+            && (dp_packet_tunnel(p) ? bigtcp_tnl_is_big(p)
+                : dp_packet_size(p) > NETDEV_TSO_DEFAULT_MAX_SIZE)
             && dp_packet_reseg_plan(p, UINT32_MAX, UINT32_MAX, plan)
             ? NETDEV_TSO_ZC_CUT : NETDEV_TSO_ZC_NONE);
 }

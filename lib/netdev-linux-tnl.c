@@ -25,12 +25,15 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "bigtcp-tnl.h"
 #include "coverage.h"
 #include "csum.h"
 #include "dp-packet.h"
 #include "dp-packet-reseg.h"
 #include "netdev.h"
 #include "netdev-linux.h"
+#include "netdev-linux-tnl-probe.h"
+#include "netdev-tso-limits.h"
 #include "netdev-vport.h"
 #include "openvswitch/vlog.h"
 #include "packets.h"
@@ -64,6 +67,8 @@ BUILD_ASSERT_DECL(sizeof(struct virtio_net_hdr) + sizeof(struct tnl_hdr_ext)
 COVERAGE_DEFINE(netdev_linux_tnl_rx_tso);
 COVERAGE_DEFINE(netdev_linux_tnl_rx_bad);
 COVERAGE_DEFINE(netdev_linux_tnl_tx_tso);
+COVERAGE_DEFINE(netdev_linux_tnl_rx_big);
+COVERAGE_DEFINE(netdev_linux_tnl_tx_big);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -114,7 +119,8 @@ drop(const struct netdev *netdev, const char *why)
 /* Returns true if the inner IP header of tunnel packet 'b', at 'inner_nh',
  * is one of version 'ver' whose TCP header is at 'inner_th' (no IPv6
  * extension headers) and whose length covers the rest of the packet, as
- * segmentation expects it. */
+ * segmentation expects it: 0 where it does not fit in 16 bits (BIG TCP, see
+ * bigtcp-tnl.h). */
 static bool
 inner_ip_matches(const struct dp_packet *b, uint16_t inner_nh,
                  uint16_t inner_th, int ver)
@@ -128,7 +134,7 @@ inner_ip_matches(const struct dp_packet *b, uint16_t inner_nh,
         return (IP_VER(ip->ip_ihl_ver) == 4
                 && IP_IHL(ip->ip_ihl_ver) * 4 == inner_th - inner_nh
                 && ip->ip_proto == IPPROTO_TCP
-                && ntohs(ip->ip_tot_len) == len);
+                && bigtcp_tnl_len_ok(ntohs(ip->ip_tot_len), len));
     } else {
         const struct ovs_16aligned_ip6_hdr *ip6 = dp_packet_at_assert(
             b, inner_nh, IPV6_HEADER_LEN);
@@ -136,7 +142,8 @@ inner_ip_matches(const struct dp_packet *b, uint16_t inner_nh,
         return (IP_VER(*(const uint8_t *) ip6) == 6
                 && inner_th - inner_nh == IPV6_HEADER_LEN
                 && ip6->ip6_nxt == IPPROTO_TCP
-                && ntohs(ip6->ip6_plen) == len - IPV6_HEADER_LEN);
+                && bigtcp_tnl_len_ok(ntohs(ip6->ip6_plen),
+                                     len - IPV6_HEADER_LEN));
     }
 }
 
@@ -190,17 +197,24 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
         return drop(netdev, "offsets that are odd");
     }
 
+    /* Flow extraction accepts outer lengths of 0 on a TSO packet over
+     * 64 KiB only (see bigtcp-tnl.h). */
+    dp_packet_set_tso_segsz(b, gso_size);
     parse_tcp_flags(b, &dl_type, NULL, NULL);
     udp = dp_packet_l4(b);
     if (dl_type != htons(outer_ver == 4 ? ETH_TYPE_IP : ETH_TYPE_IPV6)
         || !udp || !dp_packet_l4_proto_udp(b)
-        || b->l4_ofs != outer_th) {
+        || b->l4_ofs != outer_th
+        || IP_VER(*(const uint8_t *) dp_packet_l3(b)) != outer_ver) {
+        /* (Flow extraction goes by the Ethertype, decapsulation by the IP
+         * header's version: they must agree.) */
         return drop(netdev, "that does not match the outer headers");
     }
 
     tcp = dp_packet_at_assert(b, inner_th, TCP_HEADER_LEN);
     if (dp_packet_l2_pad_size(b)
-        || ntohs(udp->udp_len) != dp_packet_size(b) - outer_th
+        || !bigtcp_tnl_len_ok(ntohs(udp->udp_len),
+                              dp_packet_size(b) - outer_th)
         || TCP_OFFSET(tcp->tcp_ctl) * 4 < TCP_HEADER_LEN
         || inner_th + TCP_OFFSET(tcp->tcp_ctl) * 4 >= dp_packet_size(b)
         || !inner_ip_matches(b, inner_nh, inner_th, inner_ver)) {
@@ -225,9 +239,16 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
         dp_packet_l4_checksum_set_good(b);
     }
     if (dp_packet_get_inner_tcp_payload_length(b) > gso_size) {
-        dp_packet_set_tso_segsz(b, gso_size);
         COVERAGE_INC(netdev_linux_tnl_rx_tso);
+        if (dp_packet_size(b) - outer_th > UINT16_MAX) {
+            COVERAGE_INC(netdev_linux_tnl_rx_big);
+        }
+    } else if (!udp->udp_len || bigtcp_tnl_is_big(b)) {
+        /* Over 64 KiB, a single segment is no packet Linux makes, and one
+         * that is not TSO must say its lengths. */
+        return drop(netdev, "with a length of 0 on a single segment");
     } else {
+        dp_packet_set_tso_segsz(b, 0);
         /* A single segment: a tunnel port's decapsulation keeps no
          * offloads of a packet that is not TSO (see netdev_pop_header()),
          * so its TCP checksum is completed here. */
@@ -290,25 +311,28 @@ netdev_linux_tnl_prepare(struct dp_packet *b)
 }
 
 /* The pseudo-header sum of the outer IPv4 or IPv6 header 'l3' of a UDP
- * tunnel packet, its lengths as they are. */
+ * tunnel packet whose UDP header and payload are 'udp_len' bytes: 32 bits
+ * of length, as Linux sums it, since a packet over 64 KiB has a UDP length
+ * of 0 (see bigtcp-tnl.h). */
 static uint32_t
-outer_pseudo_sum(const void *l3)
+outer_pseudo_sum(const void *l3, uint32_t udp_len)
 {
     return (IP_VER(*(const uint8_t *) l3) == 4
-            ? packet_csum_pseudoheader(l3)
-            : packet_csum_pseudoheader6(l3));
+            ? packet_csum_pseudoheader_l4len(l3, udp_len)
+            : packet_csum_pseudoheader6_l4len(l3, IPPROTO_UDP, udp_len));
 }
 
 /* Makes 'vnet' and 'ext' the header of a TSO packet in a UDP tunnel whose
  * outer IP header is 'outer_l3', with the outer UDP header 'udp' and the
- * inner IP header at 'outer_th' and 'inner_nh' from the frame's start
- * ('vnet' has the inner GSO type).  If 'udp_csum', the kernel is to fill
- * each segment's outer UDP checksum: the field gets the pseudo-header
- * sum. */
+ * inner IP header at 'outer_th' and 'inner_nh' from the frame's start, and
+ * 'udp_len' bytes from the UDP header on ('vnet' has the inner GSO type).
+ * If 'udp_csum', the kernel is to fill each segment's outer UDP checksum:
+ * the field gets the pseudo-header sum. */
 static void
 set_tunnel_gso(struct virtio_net_hdr *vnet, struct tnl_hdr_ext *ext,
                const void *outer_l3, struct udp_header *udp,
-               size_t outer_th, size_t inner_nh, bool udp_csum)
+               size_t outer_th, size_t inner_nh, uint32_t udp_len,
+               bool udp_csum)
 {
     vnet->gso_type |= (IP_VER(*(const uint8_t *) outer_l3) == 4
                        ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
@@ -316,9 +340,42 @@ set_tunnel_gso(struct virtio_net_hdr *vnet, struct tnl_hdr_ext *ext,
     put_le16(ext->outer_th_offset, outer_th);
     put_le16(ext->inner_nh_offset, inner_nh);
     if (udp_csum) {
-        udp->udp_csum = ~csum_finish(outer_pseudo_sum(outer_l3));
+        udp->udp_csum = ~csum_finish(outer_pseudo_sum(outer_l3, udp_len));
         vnet->flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
     }
+}
+
+/* Builds into 'vnet_hdr' the NETDEV_LINUX_TNL_VNET_HDR_LEN-byte virtio-net
+ * header of the TCP GSO packet 'frame' in a UDP tunnel: the outer IP
+ * header at 'outer_l3', the outer UDP header at 'outer_th', the inner IPv4
+ * or IPv6 header at 'inner_nh', the inner TCP header of 'tcp_len' bytes at
+ * 'inner_th' (its checksum field holds the inner pseudo-header sum), 'len'
+ * bytes in all, segment size 'gso_size'.  If 'udp_csum', the kernel is to
+ * fill each segment's outer UDP checksum: the field gets the outer
+ * pseudo-header sum. */
+void
+netdev_linux_tnl_gso_hdr(void *vnet_hdr, void *frame, size_t len,
+                         size_t outer_l3, size_t outer_th, size_t inner_nh,
+                         size_t inner_th, size_t tcp_len, uint16_t gso_size,
+                         bool udp_csum)
+{
+    struct virtio_net_hdr *vnet = vnet_hdr;
+    struct tnl_hdr_ext *ext = (struct tnl_hdr_ext *) (vnet + 1);
+    const uint8_t *inner_ip = (const uint8_t *) frame + inner_nh;
+
+    memset(vnet, 0, NETDEV_LINUX_TNL_VNET_HDR_LEN);
+    vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vnet->csum_start = (OVS_FORCE __virtio16) inner_th;
+    vnet->csum_offset = (OVS_FORCE __virtio16)
+                        offsetof(struct tcp_header, tcp_csum);
+    vnet->gso_type = (IP_VER(*inner_ip) == 4 ? VIRTIO_NET_HDR_GSO_TCPV4
+                                             : VIRTIO_NET_HDR_GSO_TCPV6);
+    vnet->hdr_len = (OVS_FORCE __virtio16) (inner_th + tcp_len);
+    vnet->gso_size = (OVS_FORCE __virtio16) gso_size;
+    set_tunnel_gso(vnet, ext, (char *) frame + outer_l3,
+                   ALIGNED_CAST(struct udp_header *,
+                                (char *) frame + outer_th),
+                   outer_th, inner_nh, len - outer_th, udp_csum);
 }
 
 /* Pushes onto packet 'b', for a tunnel tap, what follows virtio-net header
@@ -341,6 +398,7 @@ netdev_linux_tnl_push(struct dp_packet *b, void *vnet_)
         set_tunnel_gso(vnet, &ext, dp_packet_l3(b), udp,
                        (char *) udp - data,
                        (char *) dp_packet_inner_l3(b) - data,
+                       (char *) dp_packet_tail(b) - (char *) udp,
                        udp->udp_csum && !dp_packet_l4_checksum_good(b));
         COVERAGE_INC(netdev_linux_tnl_tx_tso);
     }
@@ -370,7 +428,6 @@ netdev_linux_tnl_reseg_output(const struct dp_packet_reseg_plan *plan,
                               void *vnet_hdr)
 {
     struct virtio_net_hdr *vnet = vnet_hdr;
-    struct tnl_hdr_ext *ext = (struct tnl_hdr_ext *) (vnet + 1);
     struct ip_header *ip = ALIGNED_CAST(struct ip_header *,
                                         hdr + plan->l3_ofs);
     struct ip_header *oip = ALIGNED_CAST(struct ip_header *,
@@ -400,26 +457,35 @@ netdev_linux_tnl_reseg_output(const struct dp_packet_reseg_plan *plan,
     }
     tcp->tcp_csum = ~csum_finish(partial);
 
+    if (segsz) {
+        /* Over 64 KiB, its outer lengths are 0 (dp_packet_reseg_headers()
+         * writes them so); the pseudo-header sum takes the real one. */
+        if (plan->hdr_len - plan->outer_l4_ofs + len > UINT16_MAX) {
+            COVERAGE_INC(netdev_linux_tnl_tx_big);
+        }
+        netdev_linux_tnl_gso_hdr(vnet, hdr, plan->hdr_len + len,
+                                 plan->outer_l3_ofs, plan->outer_l4_ofs,
+                                 plan->l3_ofs, plan->l4_ofs,
+                                 plan->hdr_len - plan->l4_ofs, segsz,
+                                 udp->udp_csum != 0);
+        COVERAGE_INC(netdev_linux_tnl_tx_tso);
+        return;
+    }
+
     memset(vnet, 0, NETDEV_LINUX_TNL_VNET_HDR_LEN);
     vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
     vnet->csum_start = (OVS_FORCE __virtio16) plan->l4_ofs;
     vnet->csum_offset = (OVS_FORCE __virtio16)
                         offsetof(struct tcp_header, tcp_csum);
-
-    if (segsz) {
-        vnet->gso_type = (inner_v4 ? VIRTIO_NET_HDR_GSO_TCPV4
-                                   : VIRTIO_NET_HDR_GSO_TCPV6);
-        vnet->hdr_len = (OVS_FORCE __virtio16) plan->hdr_len;
-        vnet->gso_size = (OVS_FORCE __virtio16) segsz;
-        set_tunnel_gso(vnet, ext, oip, udp, plan->outer_l4_ofs, plan->l3_ofs,
-                       udp->udp_csum != 0);
-    } else if (udp->udp_csum) {
+    if (udp->udp_csum) {
         /* The inner part's contribution is the complement of the field that
          * holds the inner pseudo-header sum.  UDP, VXLAN, Geneve, Ethernet
          * and IP headers never make an odd length, so the inner TCP header
          * is on a 16-bit word boundary of the outer UDP checksum. */
         udp->udp_csum = 0;
-        partial = csum_continue(outer_pseudo_sum(oip), udp,
+        partial = csum_continue(outer_pseudo_sum(oip, plan->hdr_len
+                                                 - plan->outer_l4_ofs + len),
+                                udp,
                                 plan->l4_ofs - plan->outer_l4_ofs);
         partial = csum_add16(partial, ~tcp->tcp_csum);
         udp->udp_csum = csum_finish(partial);
@@ -428,4 +494,23 @@ netdev_linux_tnl_reseg_output(const struct dp_packet_reseg_plan *plan,
         }
     }
     COVERAGE_INC(netdev_linux_tnl_tx_tso);
+}
+
+/* Updates what tunnel tap 'netdev' takes of UDP tunnel TSO packets whose
+ * outer IP packet is over 64 KiB: the kernel's answer (asked the first
+ * time, see netdev-linux-tnl-probe.h) and the tap's GSO limits, which the
+ * host's stack goes by for what it sends on as one packet:
+ * 'gso_ipv4_max_size' for an outer IPv4 header (0 if the kernel did not
+ * report it: the same as 'gso_max_size'), 'gso_max_size' for IPv6.  Called
+ * whenever the tap's limits are read, so that a later answer takes
+ * effect. */
+void
+netdev_linux_tnl_update_limits(struct netdev *netdev, uint32_t gso_max_size,
+                               uint32_t gso_ipv4_max_size)
+{
+    netdev_tso_limits_set_tnl_big(netdev, 4, netdev_linux_tnl_probe(4),
+                                  (gso_ipv4_max_size ? gso_ipv4_max_size
+                                   : gso_max_size));
+    netdev_tso_limits_set_tnl_big(netdev, 6, netdev_linux_tnl_probe(6),
+                                  gso_max_size);
 }

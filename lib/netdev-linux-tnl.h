@@ -37,9 +37,19 @@
  * tunnel GSO) instead of Open vSwitch cutting it into MSS-sized packets;
  * and the kernel hands Open vSwitch tunnel GSO packets that a tunnel port
  * decapsulates whole.  Whether the running kernel has it is asked of each
- * tap when it is opened: older kernels refuse the offload flags. */
+ * tap when it is opened: older kernels refuse the offload flags.
+ *
+ * A VXLAN or Geneve TSO packet whose outer IP packet is over 64 KiB goes
+ * to such a tap whole, with outer lengths 0 (BIG TCP framing, see
+ * bigtcp-tnl.h), up to the tap's GSO limit (gso_ipv4_max_size for an outer
+ * IPv4 header, gso_max_size for IPv6), if the kernel takes such packets
+ * (see netdev-linux-tnl-probe.h); otherwise, and on a tap whose GSO limit
+ * is 64 KiB (the stock tun driver's), it is cut into packets whose outer
+ * lengths fit in 16 bits, as before.  Such packets are also read from the
+ * tap, as its virtio-net header describes them. */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct dp_packet;
@@ -53,6 +63,13 @@ bool netdev_linux_tnl_tap_enable(int tap_fd, unsigned int oflags);
 int netdev_linux_tnl_parse(struct dp_packet *, const struct netdev *);
 void netdev_linux_tnl_prepare(struct dp_packet *);
 void netdev_linux_tnl_push(struct dp_packet *, void *vnet);
+void netdev_linux_tnl_gso_hdr(void *vnet_hdr, void *frame, size_t len,
+                              size_t outer_l3, size_t outer_th,
+                              size_t inner_nh, size_t inner_th,
+                              size_t tcp_len, uint16_t gso_size,
+                              bool udp_csum);
+void netdev_linux_tnl_update_limits(struct netdev *, uint32_t gso_max_size,
+                                    uint32_t gso_ipv4_max_size);
 void netdev_linux_tnl_reseg_output(const struct dp_packet_reseg_plan *,
                                    char *hdr, uint32_t len, uint16_t segsz,
                                    void *vnet_hdr);

@@ -62,6 +62,11 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     atomic_init(&l->ipv4_max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
     atomic_init(&l->max_segs, GSO_MAX_SEGS);
     l->config_error = NULL;
+    for (int i = 0; i < ARRAY_SIZE(l->tnl_big); i++) {
+        atomic_init(&l->tnl_big[i], NETDEV_TSO_TNL_BIG_NONE);
+        l->tnl_dev_max_size[i] = 0;
+        atomic_init(&l->tnl_max_size[i], 0);
+    }
     atomic_init(&l->n_resegmented, 0);
     atomic_init(&l->n_reseg_packets, 0);
     atomic_init(&l->n_segmented, 0);
@@ -138,6 +143,76 @@ netdev_tso_limits_set_dev(struct netdev *netdev, uint32_t max_size,
                             : NETDEV_TSO_DEFAULT_MAX_SIZE);
     l->dev_max_segs = max_segs ? max_segs : GSO_MAX_SEGS;
     update(netdev);
+}
+
+const char *
+netdev_tso_tnl_big_to_string(enum netdev_tso_tnl_big answer)
+{
+    switch (answer) {
+    case NETDEV_TSO_TNL_BIG_PENDING:
+        return "pending";
+    case NETDEV_TSO_TNL_BIG_UNKNOWN:
+        return "unknown";
+    case NETDEV_TSO_TNL_BIG_NO:
+        return "no";
+    case NETDEV_TSO_TNL_BIG_YES:
+        return "yes";
+    case NETDEV_TSO_TNL_BIG_NONE:
+    default:
+        return "none";
+    }
+}
+
+/* Returns the index into the 'tnl_*' members of struct netdev_tso_limits
+ * for outer IP version 'ip_version'. */
+static int
+tnl_index(int ip_version)
+{
+    return ip_version == 4 ? 0 : 1;
+}
+
+/* Records whether 'netdev' takes UDP tunnel TSO packets whose outer IP
+ * packet is over 64 KiB with outer IP version 'ip_version' (see enum
+ * netdev_tso_tnl_big): 'answer', and the largest such frame the device
+ * takes, 'max_size' bytes.  They are sent up to that size, within the
+ * port's TSO limits, if 'answer' is NETDEV_TSO_TNL_BIG_YES and 'max_size' is
+ * over 64 KiB; otherwise their outer lengths fit in 16 bits, as before.
+ * Called by netdev providers, whenever they learn either. */
+void
+netdev_tso_limits_set_tnl_big(struct netdev *netdev, int ip_version,
+                              enum netdev_tso_tnl_big answer,
+                              uint32_t max_size)
+{
+    struct netdev_tso_limits *l = &netdev->tso_limits;
+    int i = tnl_index(ip_version);
+    uint32_t size = (answer == NETDEV_TSO_TNL_BIG_YES
+                     && max_size > NETDEV_TSO_DEFAULT_MAX_SIZE
+                     ? max_size : 0);
+    uint32_t old_size;
+    int old_answer;
+
+    atomic_read_relaxed(&l->tnl_big[i], &old_answer);
+    atomic_read_relaxed(&l->tnl_max_size[i], &old_size);
+    if (answer == old_answer && max_size == l->tnl_dev_max_size[i]
+        && size == old_size) {
+        return;
+    }
+    atomic_store_relaxed(&l->tnl_big[i], answer);
+    l->tnl_dev_max_size[i] = max_size;
+    atomic_store_relaxed(&l->tnl_max_size[i], size);
+    if (size != old_size) {
+        if (size) {
+            VLOG_INFO("%s: UDP tunnel TSO packets over IPv%d: up to %"PRIu32
+                      " bytes, with outer lengths 0 over 64 KiB",
+                      netdev_get_name(netdev), ip_version, size);
+        } else {
+            VLOG_INFO("%s: UDP tunnel TSO packets over IPv%d: outer "
+                      "lengths within 16 bits (kernel: %s, device limit %"
+                      PRIu32")", netdev_get_name(netdev), ip_version,
+                      netdev_tso_tnl_big_to_string(answer), max_size);
+        }
+    }
+    netdev_change_seq_changed(netdev);
 }
 
 /* Parses option 'key' of 'args' into '*value' (0 if the option is absent)
@@ -422,6 +497,32 @@ format_tso_port(const struct netdev_tso_limits *l, uint32_t size,
         }
         ds_put_char(s, '\n');
     }
+    for (int v = 4; v <= 6; v += 2) {
+        int i = tnl_index(v);
+        uint32_t tnl_size;
+        int answer;
+
+        atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
+                                        l)->tnl_big[i], &answer);
+        atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
+                                        l)->tnl_max_size[i], &tnl_size);
+        if (answer == NETDEV_TSO_TNL_BIG_NONE) {
+            continue;
+        }
+        ds_put_format(s, "  tunnel TSO over 64 KiB, IPv%d: ", v);
+        if (tnl_size) {
+            ds_put_format(s, "yes, up to %"PRIu32" bytes\n", tnl_size);
+        } else if (answer == NETDEV_TSO_TNL_BIG_YES) {
+            ds_put_format(s, "no: the device takes %"PRIu32" bytes\n",
+                          l->tnl_dev_max_size[i]);
+        } else if (answer == NETDEV_TSO_TNL_BIG_NO) {
+            ds_put_cstr(s, "no: the kernel does not take them\n");
+        } else if (answer == NETDEV_TSO_TNL_BIG_UNKNOWN) {
+            ds_put_cstr(s, "no: the kernel could not be asked\n");
+        } else {
+            ds_put_cstr(s, "not yet: the kernel is being asked\n");
+        }
+    }
     if (l->user_max_size || l->user_max_segs) {
         ds_put_cstr(s, "  configured:");
         if (l->user_max_size) {
@@ -533,6 +634,33 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
             json_object_put(port, "tunnel_device",
                             tnl_dev_to_json(l->tnl_dev));
         }
+
+        struct json *big = NULL;
+        for (int v = 4; v <= 6; v += 2) {
+            struct netdev_tso_limits *lm;
+            uint32_t tnl_size;
+            int answer;
+
+            lm = CONST_CAST(struct netdev_tso_limits *, l);
+            atomic_read_relaxed(&lm->tnl_big[tnl_index(v)], &answer);
+            atomic_read_relaxed(&lm->tnl_max_size[tnl_index(v)], &tnl_size);
+            if (answer != NETDEV_TSO_TNL_BIG_NONE) {
+                struct json *o = json_object_create();
+
+                json_object_put_string(o, "kernel",
+                                       netdev_tso_tnl_big_to_string(answer));
+                json_object_put(o, "dev_max_size", json_integer_create(
+                                    l->tnl_dev_max_size[tnl_index(v)]));
+                json_object_put(o, "max_size", json_integer_create(tnl_size));
+                if (!big) {
+                    big = json_object_create();
+                }
+                json_object_put(big, v == 4 ? "ipv4" : "ipv6", o);
+            }
+        }
+        if (big) {
+            json_object_put(port, "tunnel_tso_over_64k", big);
+        }
     } else if (l->tnl_dev) {
         format_tnl_dev(l->tnl_dev, l->user_max_size, s);
     } else if (!tso) {
@@ -587,15 +715,26 @@ tso_packet_fits(const struct netdev *netdev, const struct dp_packet *p,
     ip_ver = IP_VER(ip->ip_ihl_ver);
     netdev_tso_limits_get(&netdev->tso_limits, ip_ver, max_size, max_segs);
     if (dp_packet_tunnel(p)) {
-        /* A tunnel TSO packet has no BIG TCP framing: its outer IP length
-         * (and the UDP length of VXLAN and Geneve) must fit in 16 bits, and
-         * so must its payload for the outer UDP checksum that
-         * packet_udp_tunnel_csum() precomputes for the segments. */
+        /* A tunnel TSO packet's outer IP length (and the UDP length of
+         * VXLAN and Geneve) must fit in 16 bits, and so must its payload
+         * for the outer UDP checksum that packet_udp_tunnel_csum()
+         * precomputes for the segments, unless the port takes Linux 7.3's
+         * BIG TCP framing of UDP tunnels and fills those checksums. */
         uint32_t l3_ofs = (const char *) ip - (const char *) dp_packet_data(p);
         uint32_t max_ip = (l3_ofs + UINT16_MAX
                            + (ip_ver == 6 ? IPV6_HEADER_LEN : 0));
+        uint32_t tnl_max = 0;
 
-        *max_size = MIN(*max_size, max_ip);
+        if (!dp_packet_tunnel_gre(p)
+            && (netdev->ol_flags & NETDEV_TX_OFFLOAD_OUTER_UDP_CKSUM
+                || !dp_packet_l4_checksum_partial(p))) {
+            /* Unless the port takes VXLAN and Geneve TSO packets with
+             * outer lengths 0 over 64 KiB (see enum netdev_tso_tnl_big). */
+            atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *,
+                                            &netdev->tso_limits)
+                                ->tnl_max_size[tnl_index(ip_ver)], &tnl_max);
+        }
+        *max_size = MIN(*max_size, tnl_max ? tnl_max : max_ip);
     }
     return (dp_packet_size(p) <= *max_size
             && dp_packet_gso_nr_segs(CONST_CAST(struct dp_packet *, p))

@@ -69,6 +69,20 @@ struct netdev_tso_tnl_dev {
                                  * for the user. */
 };
 
+/* Whether a port takes UDP tunnel (VXLAN, Geneve) TSO packets whose outer
+ * IP packet is over 64 KiB, in the framing of Linux 7.3's "BIG TCP for UDP
+ * tunnels": outer IPv4 total length or IPv6 payload length 0 (no jumbo
+ * option) and UDP length 0, the real lengths written into each segment by
+ * the segmentation.  Without it, a tunnel TSO packet's outer lengths must
+ * fit in 16 bits.  One answer per outer IP version. */
+enum netdev_tso_tnl_big {
+    NETDEV_TSO_TNL_BIG_NONE,    /* Not for this port (the default). */
+    NETDEV_TSO_TNL_BIG_PENDING, /* The kernel is being asked. */
+    NETDEV_TSO_TNL_BIG_UNKNOWN, /* The kernel could not be asked. */
+    NETDEV_TSO_TNL_BIG_NO,      /* The kernel does not take them. */
+    NETDEV_TSO_TNL_BIG_YES,     /* The kernel takes them. */
+};
+
 /* TSO limits of one netdev, embedded in struct netdev. */
 struct netdev_tso_limits {
     /* What the device supports (set by its provider). */
@@ -85,6 +99,16 @@ struct netdev_tso_limits {
     atomic_uint32_t max_size;
     atomic_uint32_t ipv4_max_size;
     atomic_uint32_t max_segs;
+
+    /* UDP tunnel TSO packets over 64 KiB of outer IP packet, per outer IP
+     * version ([0] IPv4, [1] IPv6): whether the port takes them, and up to
+     * what frame size (the device's limit for them, in bytes from the
+     * Ethernet header on).  'tnl_max_size' is what the transmit path reads:
+     * that size if the answer is yes and it is over 64 KiB, otherwise 0:
+     * the outer lengths of tunnel TSO packets then fit in 16 bits. */
+    atomic_int tnl_big[2];         /* enum netdev_tso_tnl_big. */
+    uint32_t tnl_dev_max_size[2];
+    atomic_uint32_t tnl_max_size[2];
 
     /* TSO packets over the limits, sent through this port. */
     atomic_uint64_t n_resegmented; /* Cut into TSO packets that fit. */
@@ -107,6 +131,10 @@ void netdev_tso_limits_destroy(struct netdev_tso_limits *);
 /* For netdev providers. */
 void netdev_tso_limits_set_dev(struct netdev *, uint32_t max_size,
                                uint32_t ipv4_max_size, uint32_t max_segs);
+void netdev_tso_limits_set_tnl_big(struct netdev *, int ip_version,
+                                   enum netdev_tso_tnl_big,
+                                   uint32_t max_size);
+const char *netdev_tso_tnl_big_to_string(enum netdev_tso_tnl_big);
 enum netdev_tso_zerocopy {
     NETDEV_TSO_ZC_NONE,         /* Within the limits: send it as it is. */
     NETDEV_TSO_ZC_CUT,          /* Over them: cut it as the plan says. */

@@ -26,8 +26,9 @@ with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
 (the attributes of datapath replies, with the ovs-bigtcp ones) and
 DIR/fuzz-bigtcp-gro/ (streams of TCP segments from bigtcp-gro.py, see
 tests/fuzz-bigtcp-gro.c) and DIR/fuzz-bigtcp-tnl-rx/ (a tunnel tap's
-24-byte virtio-net header and a VXLAN or Geneve TCP GSO packet, see
-tests/fuzz-bigtcp-tnl-rx.c).  The files in
+24-byte virtio-net header and a VXLAN or Geneve TCP GSO packet, over
+64 KiB with Linux 7.3's outer lengths of 0 too, and with lengths that lie,
+see tests/fuzz-bigtcp-tnl-rx.c).  The files in
 tests/fuzz-corpus/ were written by it; run it again after changing it."""
 
 import contextlib
@@ -250,20 +251,33 @@ def ip_csum(hdr):
     return ~s & 0xffff
 
 
-def tnl_rx_seed(kind, udp_csum, payload, gso_size=1000):
+def tnl_rx_seed(kind, udp_csum, payload, gso_size=1000, lie=None):
     """A tunnel tap's virtio-net header (struct virtio_net_hdr, 10 zero
     bytes, the outer UDP and inner IP header offsets, little endian) and a
     TCP GSO packet over IPv4 in a KIND ("vxlan" or "geneve", with OVN's one
-    option) tunnel over IPv4, with an outer UDP checksum if UDP_CSUM."""
+    option) tunnel over IPv4, with an outer UDP checksum if UDP_CSUM.  A
+    length that does not fit in 16 bits is 0, as Linux 7.3 writes the UDP
+    tunnel packets of BIG TCP; LIE ("udp", "ip", "inner") cuts the outer
+    UDP, outer IP or inner IP length to 16 bits instead, or ("zero") makes
+    both outer lengths 0 whatever the size, or ("version") gives the outer
+    IPv4 header version 6 (found by the target: flow extraction goes by
+    the Ethertype, decapsulation by the version)."""
+    def len16(n, cut):
+        if lie == "zero" and cut in ("udp", "ip"):
+            return 0
+        return n & 0xffff if lie == cut else (n if n <= 0xffff else 0)
+
     def ip4(proto, length, src, dst):
-        h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, length, 1, 0x4000, 64,
+        ver_ihl = 0x65 if lie == "version" and proto == 17 else 0x45
+        h = struct.pack("!BBHHHBBH4s4s", ver_ihl, 0, length, 1, 0x4000, 64,
                         proto, 0, bytes(src), bytes(dst))
         return h[:10] + struct.pack("!H", ip_csum(h)) + h[12:]
 
     tcp = struct.pack("!HHIIBBHHH", 40000, 5201, 1, 1, 5 << 4, 0x10, 1000,
                       0, 0)
     ieth = bytes([10, 0, 0, 0, 0, 2, 10, 0, 0, 0, 0, 1, 8, 0])
-    inner = ieth + ip4(6, 40 + payload, (10, 0, 0, 1), (10, 0, 0, 2)) + tcp
+    inner = ieth + ip4(6, len16(40 + payload, "inner"), (10, 0, 0, 1),
+                       (10, 0, 0, 2)) + tcp
     if kind == "vxlan":
         th, port = struct.pack("!II", 0x08000000, 5 << 8), 4789
     else:
@@ -271,10 +285,11 @@ def tnl_rx_seed(kind, udp_csum, payload, gso_size=1000):
               + struct.pack("!HBBI", 0x0102, 0x80, 1, 0x10002))
         port = 6081
     udp_len = 8 + len(th) + len(inner) + payload
-    udp = struct.pack("!HHHH", 12345, port, udp_len,
+    udp = struct.pack("!HHHH", 12345, port, len16(udp_len, "udp"),
                       0xffff if udp_csum else 0)
     oeth = bytes([2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 8, 0])
-    outer = oeth + ip4(17, 20 + udp_len, (172, 31, 1, 1), (172, 31, 1, 100))
+    outer = oeth + ip4(17, len16(20 + udp_len, "ip"), (172, 31, 1, 1),
+                       (172, 31, 1, 100))
     inner_nh = len(outer) + len(udp) + len(th) + len(ieth)
     inner_th = inner_nh + 20
     flags = 1 | (8 if udp_csum else 0)     # NEEDS_CSUM, UDP_TUNNEL_CSUM
@@ -287,7 +302,19 @@ def tnl_rx_seed(kind, udp_csum, payload, gso_size=1000):
 def tnl_rx_seeds():
     return {"vxlan-gso": tnl_rx_seed("vxlan", False, 3000),
             "geneve-gso-csum": tnl_rx_seed("geneve", True, 3000),
-            "geneve-one-segment": tnl_rx_seed("geneve", False, 800)}
+            "geneve-one-segment": tnl_rx_seed("geneve", False, 800),
+            "geneve-big-len0": tnl_rx_seed("geneve", True, 70000, 1400),
+            "vxlan-big-len0": tnl_rx_seed("vxlan", False, 70000, 1400),
+            "geneve-big-udp-lie": tnl_rx_seed("geneve", True, 70000, 1400,
+                                              "udp"),
+            "geneve-big-ip-lie": tnl_rx_seed("geneve", False, 70000, 1400,
+                                             "ip"),
+            "geneve-big-inner-lie": tnl_rx_seed("geneve", False, 70000,
+                                                1400, "inner"),
+            "geneve-len0-small": tnl_rx_seed("geneve", False, 3000, 1000,
+                                             "zero"),
+            "geneve-outer-version-6": tnl_rx_seed("geneve", False, 800, 277,
+                                                  "version")}
 
 
 def main():

@@ -29,6 +29,7 @@
 
 #include <string.h>
 
+#include "bigtcp-tnl.h"
 #include "dp-packet.h"
 #include "dp-packet-gso.h"
 #include "dummy.h"
@@ -86,6 +87,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (netdev_linux_tnl_parse(p, netdev)) {
         dp_packet_delete(p);
         return 0;
+    }
+
+    /* A tunnel packet that the parser took has outer lengths that
+     * decapsulation takes too: real, or 0 on a TSO packet over 64 KiB. */
+    if (dp_packet_tunnel(p)) {
+        ovs_assert(!bigtcp_tnl_check_pop(netdev, p));
     }
 
     if (dp_packet_get_tso_segsz(p) && dp_packet_tunnel(p)) {
