@@ -20,6 +20,8 @@ usage: bigtcp-tnl.py vnet-hdr [--outer 4|6] [--mss N]
        bigtcp-tnl.py receive CTL PORT [--outer 4|6] [--payload N]
                      [--ip-len N] [--udp-len N] [--inner-len N] [--csum]
        bigtcp-tnl.py frame [the same options as receive]
+       bigtcp-tnl.py send DEV COUNT --to IPV4 --to-mac MAC [--from IPV4]
+                     [the same options as receive]
 
 "vnet-hdr" prints, in hex, the 24-byte virtio-net header that a tap with
 UDP tunnel GSO puts in front of such a packet as a TCP GSO packet of
@@ -37,13 +39,20 @@ not fit in 16 bits, as Linux 7.3 writes them; --ip-len, --udp-len and
 --inner-len put a lie in the outer IP, outer UDP or inner IP length
 instead.  The inner TCP checksum field holds the pseudo-header sum, as the
 kernel leaves it for the segments, unless --csum: then it is complete, as
-on a packet that is not GSO.  "frame" prints the frame in hex instead."""
+on a packet that is not GSO.  "frame" prints the frame in hex instead.
+
+"send" writes the frame COUNT times on DEV through an AF_PACKET socket (run
+it in DEV's namespace), over IPv4 from --from (DEV's first IPv4 address if
+not given) to --to, from DEV's Ethernet address to --to-mac: Geneve
+packets for a kernel's tunnel device on the wire, lengths that lie
+among them.  Prints "sent COUNT frames of N bytes"."""
 
 import argparse
 import importlib.util
 import os
 import socket
 import struct
+import subprocess
 
 SRC_MAC = bytes.fromhex("aa66aa660001")
 DST_MAC = bytes.fromhex("aa66aa660000")
@@ -117,8 +126,9 @@ def build(args):
         udp = udp[:4] + struct.pack("!H", args.udp_len) + udp[6:]
     if args.outer == 4:
         oip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, len16(20 + udp_len), 0,
-                          0x4000, 64, 17, 0, socket.inet_aton("1.1.2.92"),
-                          socket.inet_aton("1.1.2.88"))
+                          0x4000, 64, 17, 0,
+                          socket.inet_aton(getattr(args, "src", "1.1.2.92")),
+                          socket.inet_aton(getattr(args, "to", "1.1.2.88")))
         if args.ip_len is not None:
             oip = oip[:2] + struct.pack("!H", args.ip_len) + oip[4:]
         oip = oip[:10] + struct.pack("!H", 0xffff - csum16(oip)) + oip[12:]
@@ -129,7 +139,27 @@ def build(args):
                + socket.inet_pton(socket.AF_INET6, "2001:cafe::92")
                + socket.inet_pton(socket.AF_INET6, "2001:cafe::88"))
         eth_type = b"\x86\xdd"
-    return DST_MAC + SRC_MAC + eth_type + oip + udp + GENEVE_HDR + inner
+    macs = getattr(args, "macs", DST_MAC + SRC_MAC)
+    return macs + eth_type + oip + udp + GENEVE_HDR + inner
+
+
+def send(args):
+    """Writes the frame of ARGS args.count times on args.dev."""
+    with open("/sys/class/net/%s/address" % args.dev) as f:
+        dev_mac = bytes.fromhex(f.read().strip().replace(":", ""))
+    if args.src is None:
+        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "dev",
+                              args.dev], stdout=subprocess.PIPE, text=True,
+                             check=True).stdout.split()
+        args.src = out[out.index("inet") + 1].split("/")[0]
+    args.macs = bytes.fromhex(args.to_mac.replace(":", "")) + dev_mac
+    frame = build(args)
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((args.dev, 0))
+    for _ in range(args.count):
+        s.send(frame)
+    s.close()
+    print("sent %d frames of %d bytes" % (args.count, len(frame)))
 
 
 def main():
@@ -138,11 +168,17 @@ def main():
     p = sub.add_parser("vnet-hdr")
     p.add_argument("--outer", type=int, choices=(4, 6), default=4)
     p.add_argument("--mss", type=int, default=1400)
-    for name in ("receive", "frame"):
+    for name in ("receive", "frame", "send"):
         p = sub.add_parser(name)
         if name == "receive":
             p.add_argument("ctl")
             p.add_argument("port")
+        if name == "send":
+            p.add_argument("dev")
+            p.add_argument("count", type=int)
+            p.add_argument("--to", required=True)
+            p.add_argument("--to-mac", required=True)
+            p.add_argument("--from", dest="src")
         p.add_argument("--outer", type=int, choices=(4, 6), default=4)
         p.add_argument("--payload", type=int, default=100000)
         p.add_argument("--ip-len", type=int)
@@ -155,6 +191,10 @@ def main():
         print(vnet_hdr(args.outer, args.mss).hex())
     elif args.cmd == "frame":
         print(build(args).hex())
+    elif args.cmd == "send":
+        if args.outer != 4:
+            parser.error("send takes --outer 4 only")
+        send(args)
     else:
         load_jumbo().unixctl(args.ctl, "netdev-dummy/receive",
                              [args.port, build(args).hex()])
