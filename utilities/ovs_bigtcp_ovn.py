@@ -229,8 +229,15 @@ class Chassis(NetnsChassis):
         if self.system:
             # Geneve packets leave through br-phys, an internal port, whose
             # limits bound what genev_sys_6081 sends (kernel patch "net:
-            # openvswitch: resegment BIG TCP for a tunnel's underlay").
-            set_limits(self.ns, "br-phys", self.underlay_gso)
+            # openvswitch: resegment BIG TCP for a tunnel's underlay").  A
+            # stock module's internal port refuses GSO limits over its
+            # tso_max_size of 64 KiB, and keeps those.
+            tso = self.link_limits("br-phys").get("tso_max_size",
+                                                  self.underlay_gso)
+            gso = min(self.underlay_gso, tso)
+            run([ovs_bigtcp.LINK, "set", "br-phys", "gso_max_size", gso,
+                 "gso_ipv4_max_size", gso, "gro_max_size", self.underlay_gso,
+                 "gro_ipv4_max_size", self.underlay_gso], ns=self.ns)
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv4") + "/24",
                         "dev", "br-phys"], ns=self.ns)
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv6") + "/64",
@@ -324,7 +331,8 @@ class Chassis(NetnsChassis):
                     "TCP packet bound for another chassis into MSS-sized "
                     "segments before genev_sys_%d, whose GSO limit is 64 "
                     "KiB; load "
-                    "the project's openvswitch.ko and vport-geneve.ko "
+                    "the project's openvswitch.ko (and its vport-geneve.ko "
+                    "on a kernel line that has one, 6.12) "
                     "(Documentation/kernel-datapath.md)"
                     % (self.name, GENEVE_PORT))
             return problems
