@@ -177,13 +177,15 @@ class NetnsChassis:
 class Chassis(NetnsChassis):
     """Chassis N: netns NS with its own Open vSwitch from OVS_TREE (the
     userspace datapath, or with SYSTEM the kernel's) and ovn-controller,
-    in WORK."""
+    in WORK.  UNDERLAY_GSO is the underlay's GSO and GRO limit, which
+    br-phys gets too where it is a kernel internal port."""
 
     def __init__(self, n, ns, ovs_tree, ovn, central, work, system=False,
-                 underlay_port="veth"):
+                 underlay_port="veth", underlay_gso=65536):
         super().__init__(n, ns)
         self.ovn, self.central = ovn, central
         self.underlay_port = underlay_port
+        self.underlay_gso = underlay_gso
         self.name = "ch%d" % n
         self.work = work
         self.system = system
@@ -224,6 +226,18 @@ class Chassis(NetnsChassis):
                       self.underlay, "--", "set", "Interface", "br-phys",
                       "mtu_request=%d" % UNDERLAY_MTU)
         ovs_bigtcp.run(["ip", "link", "set", "br-phys", "up"], ns=self.ns)
+        if self.system:
+            # Geneve packets leave through br-phys, an internal port, whose
+            # limits bound what genev_sys_6081 sends (kernel patch "net:
+            # openvswitch: resegment BIG TCP for a tunnel's underlay").  A
+            # stock module's internal port refuses GSO limits over its
+            # tso_max_size of 64 KiB, and keeps those.
+            tso = self.link_limits("br-phys").get("tso_max_size",
+                                                  self.underlay_gso)
+            gso = min(self.underlay_gso, tso)
+            run([ovs_bigtcp.LINK, "set", "br-phys", "gso_max_size", gso,
+                 "gso_ipv4_max_size", gso, "gro_max_size", self.underlay_gso,
+                 "gro_ipv4_max_size", self.underlay_gso], ns=self.ns)
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv4") + "/24",
                         "dev", "br-phys"], ns=self.ns)
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv6") + "/64",
@@ -270,11 +284,40 @@ class Chassis(NetnsChassis):
         out = self.ovs.vsctl("get", "Interface", iface, "statistics")
         return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", out)}
 
+    def link_limits(self, dev):
+        """DEV's GSO, GRO and TSO limits as {name: int}
+        (ovs-bigtcp-link show)."""
+        out = run([ovs_bigtcp.LINK, "show", dev], ns=self.ns)
+        return {k: int(v) for k, v in re.findall(r"^(\w+) (\d+)$", out,
+                                                 re.M)}
+
+    def underlay_devices(self):
+        """The devices that carry this chassis' Geneve packets to the
+        underlay: its veth, and br-phys where it is a kernel internal
+        port."""
+        return [self.underlay] + (["br-phys"] if self.system else [])
+
     def diagnose(self, others, proto):
         """The configuration problems that keep BIG TCP from crossing from
         this chassis to the chassis OTHERS over a PROTO underlay, as a list
         of messages that say which and why (empty if none)."""
         problems = []
+        for dev in self.underlay_devices():
+            limits = self.link_limits(dev)
+            for gro, gso in (("gro_max_size", "gso_max_size"),
+                             ("gro_ipv4_max_size", "gso_ipv4_max_size")):
+                if (gro in limits and gso in limits
+                        and limits[gro] < limits[gso]):
+                    problems.append(
+                        "%s: underlay device %s's GRO limit is below its "
+                        "GSO limit (%s %d, %s %d): it sends packets of up "
+                        "to %d bytes but GRO builds none over %d from what "
+                        "it receives, so BIG TCP from the other chassis "
+                        "arrives in smaller packets than it leaves here; "
+                        "set %s to %d (\"ovs-bigtcp-link set %s %s %d\")"
+                        % (self.name, dev, gro, limits[gro], gso,
+                           limits[gso], limits[gso], limits[gro], gro,
+                           limits[gso], dev, gro, limits[gso]))
         if self.system:
             # The ovs-bigtcp module announces itself in every datapath
             # reply, and dpctl/show then prints its counters.
@@ -288,7 +331,8 @@ class Chassis(NetnsChassis):
                     "TCP packet bound for another chassis into MSS-sized "
                     "segments before genev_sys_%d, whose GSO limit is 64 "
                     "KiB; load "
-                    "the project's openvswitch.ko and vport-geneve.ko "
+                    "the project's openvswitch.ko (and its vport-geneve.ko "
+                    "on a kernel line that has one, 6.12) "
                     "(Documentation/kernel-datapath.md)"
                     % (self.name, GENEVE_PORT))
             return problems
@@ -309,6 +353,14 @@ class Chassis(NetnsChassis):
                     "coverage counter drop_action_tunnel_routing_failed"
                     % (self.name, other.name, dst, dst, dst, plen))
         return problems
+
+
+def set_limits(ns, dev, size):
+    """Sets the GSO and GRO limits of DEV in netns NS, IPv4 and IPv6, to
+    SIZE (Debian 12's ip cannot set the IPv4 ones)."""
+    run([ovs_bigtcp.LINK, "set", dev, "gso_max_size", size,
+         "gso_ipv4_max_size", size, "gro_max_size", size,
+         "gro_ipv4_max_size", size], ns=ns)
 
 
 def check_underlay_mtu(mtu, proto):
@@ -380,7 +432,8 @@ class Deployment:
         for n in range(1, self.n_chassis + 1):
             ch = Chassis(n, self.ns("ch%d" % n), self.ovs_tree, self.ovn,
                          self.central, os.path.join(self.work, "ch%d" % n),
-                         self.system, self.underlay_port)
+                         self.system, self.underlay_port,
+                         self.underlay_gso)
             self.chassis.append(ch)
             ch.start(self.encap_proto)
         return self
@@ -409,11 +462,7 @@ class Deployment:
             ns = self.ns("ch%d" % n)
             run(["ip", "-n", ns, "link", "set", dev, "mtu",
                  str(self.underlay_mtu), "up"])
-            run([ovs_bigtcp.LINK, "set", dev,
-                 "gso_max_size", self.underlay_gso,
-                 "gso_ipv4_max_size", self.underlay_gso,
-                 "gro_max_size", self.underlay_gso,
-                 "gro_ipv4_max_size", self.underlay_gso], ns=ns)
+            set_limits(ns, dev, self.underlay_gso)
 
     def add_pod(self, name, chassis, switch, k, gso=ovs_bigtcp.BIGTCP,
                 subnet=("10.0.0", "fd00::")):
@@ -552,20 +601,39 @@ class LinuxAnchor(Deployment):
                            "addr": {"IPv4": v4, "IPv6": v6}}
 
 
-def pcap_frames(path):
-    """The original lengths of the frames in pcap file PATH."""
+def pcap_records(path):
+    """The frames in pcap file PATH as (original length, captured bytes)."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 24:
         return []
     magic = data[:4]
     endian = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-    lengths, ofs = [], 24
+    records, ofs = [], 24
     while ofs + 16 <= len(data):
         incl, orig = struct.unpack(endian + "II", data[ofs + 8:ofs + 16])
-        lengths.append(orig)
+        records.append((orig, data[ofs + 16:ofs + 16 + incl]))
         ofs += 16 + incl
-    return lengths
+    return records
+
+
+def pcap_frames(path):
+    """The original lengths of the frames in pcap file PATH."""
+    return [orig for orig, _ in pcap_records(path)]
+
+
+def outer_lengths(frame):
+    """The outer IPv4 total length and UDP length of FRAME, the captured
+    bytes of an Ethernet frame with IPv4 and UDP, or None if it has
+    not."""
+    if len(frame) < 42 or frame[12:14] != b"\x08\x00" or frame[23] != 17:
+        return None
+    ihl = (frame[14] & 0xf) * 4
+    if len(frame) < 14 + ihl + 8:
+        return None
+    ip_len, = struct.unpack("!H", frame[16:18])
+    udp_len, = struct.unpack("!H", frame[14 + ihl + 4:14 + ihl + 6])
+    return ip_len, udp_len
 
 
 def pcap_summary(path):
