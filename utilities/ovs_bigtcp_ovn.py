@@ -546,7 +546,9 @@ class LinuxAnchor(Deployment):
     with its pods' veths and tn0, a Geneve device (VNI 1, UDP checksums,
     as OVN sets) to the other chassis over uN (10.99.0.N), or a VXLAN
     device where the kernel has no Geneve (this project's development
-    host); self.tunnel says which."""
+    host); self.tunnel says which.  tn0's GSO and GRO limits are the
+    underlay's where its tso_max_size allows (Linux 7.3), as
+    big_tcp_tunnels.sh sets them."""
 
     VXLAN_PORT = 4789
 
@@ -586,6 +588,15 @@ class LinuxAnchor(Deployment):
             run(["ip", "-n", ns, "link", "add", "br0", "type", "bridge"])
             run(["ip", "-n", ns, "link", "set", "tn0", "mtu", str(POD_MTU),
                  "master", "br0", "up"])
+            # BIG TCP through the tunnel device, as big_tcp_tunnels.sh
+            # raises it: its GSO and GRO limits up to the underlay's, where
+            # the kernel lets the device take them (its tso_max_size,
+            # GSO_MAX_SIZE for Geneve and VXLAN from Linux 7.3 on, 64 KiB
+            # before).
+            out = run([ovs_bigtcp.LINK, "show", "tn0"], ns=ns)
+            tso = re.search(r"^tso_max_size (\d+)$", out, re.M)
+            set_limits(ns, "tn0", min(self.underlay_gso,
+                                      int(tso.group(1)) if tso else 65536))
             run(["ip", "-n", ns, "link", "set", "br0", "up"])
             self.chassis.append(NetnsChassis(n, ns))
         return self
