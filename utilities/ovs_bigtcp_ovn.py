@@ -220,6 +220,10 @@ class Chassis(NetnsChassis):
                                 "up"], ns=self.ns)
             ovs_bigtcp.run(["ip", "link", "set", "ub", "mtu",
                             str(UNDERLAY_MTU), "up"], ns=self.ns)
+            # The userspace datapath resegments what it writes to the tap
+            # to the tap's GSO limits (netdev-linux-reseg.c): they are the
+            # underlay's, as far as the tap takes them.
+            self._set_bounded_limits(port)
         else:
             ovs.vsctl("add-br", "br-phys", "--", "set", "Bridge", "br-phys",
                       "datapath_type=" + dp, "--", "add-port", "br-phys",
@@ -232,12 +236,7 @@ class Chassis(NetnsChassis):
             # openvswitch: resegment BIG TCP for a tunnel's underlay").  A
             # stock module's internal port refuses GSO limits over its
             # tso_max_size of 64 KiB, and keeps those.
-            tso = self.link_limits("br-phys").get("tso_max_size",
-                                                  self.underlay_gso)
-            gso = min(self.underlay_gso, tso)
-            run([ovs_bigtcp.LINK, "set", "br-phys", "gso_max_size", gso,
-                 "gso_ipv4_max_size", gso, "gro_max_size", self.underlay_gso,
-                 "gro_ipv4_max_size", self.underlay_gso], ns=self.ns)
+            self._set_bounded_limits("br-phys")
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv4") + "/24",
                         "dev", "br-phys"], ns=self.ns)
         ovs_bigtcp.run(["ip", "addr", "add", self.addr("IPv6") + "/64",
@@ -260,6 +259,18 @@ class Chassis(NetnsChassis):
             ns=self.ns, env=env)
         ovs.vsctl("--timeout=60", "wait-until", "Bridge", "br-int")
         return self
+
+    def _set_bounded_limits(self, dev):
+        """Gives DEV, a device that Geneve packets leave through to the
+        underlay, the underlay's GSO and GRO limits, its GSO limits bounded
+        by its tso_max_size: a stock module's internal port and a stock
+        tun driver's tap refuse GSO limits over 64 KiB (the project's
+        openvswitch.ko and tun.ko take BIG TCP)."""
+        tso = self.link_limits(dev).get("tso_max_size", self.underlay_gso)
+        gso = min(self.underlay_gso, tso)
+        run([ovs_bigtcp.LINK, "set", dev, "gso_max_size", gso,
+             "gso_ipv4_max_size", gso, "gro_max_size", self.underlay_gso,
+             "gro_ipv4_max_size", self.underlay_gso], ns=self.ns)
 
     def stop(self):
         _stop_pidfile(os.path.join(self.work, "ovn-controller.pid"))
@@ -293,9 +304,10 @@ class Chassis(NetnsChassis):
 
     def underlay_devices(self):
         """The devices that carry this chassis' Geneve packets to the
-        underlay: its veth, and br-phys where it is a kernel internal
-        port."""
-        return [self.underlay] + (["br-phys"] if self.system else [])
+        underlay: its veth, br-phys where it is a kernel internal port, and
+        the tap where br-phys reaches the underlay through one."""
+        return ([self.underlay] + (["br-phys"] if self.system else [])
+                + (["t%d" % self.n] if self.underlay_port == "tap" else []))
 
     def diagnose(self, others, proto):
         """The configuration problems that keep BIG TCP from crossing from
@@ -380,12 +392,20 @@ class Deployment:
     """OVN central, N_CHASSIS chassis and pods, all under PREFIX, with
     their files in WORK.  Pods are added by add_pod(); logical switches
     and routers by the caller through central.nbctl().  clean() removes
-    everything, also what an earlier run under PREFIX left behind."""
+    everything, also what an earlier run under PREFIX left behind.
+
+    With BIG_SENDS, TCP in the pods sends GSO packets of at least 255
+    segments where it can (net.ipv4.tcp_min_tso_segs) and uses Reno, as
+    the kernel datapath's autotests do under TCG (BIGTCP_KMOD_BIG_SENDS in
+    tests/system-kmod-bigtcp.at, which says why): there the pacing rate
+    and CUBIC's window, not the datapath, otherwise keep most of a pod's
+    packets under 64 KiB."""
 
     def __init__(self, prefix, ovs_tree, ovn, work, n_chassis=2,
                  system=False, underlay_gso=65536, underlay_mtu=UNDERLAY_MTU,
-                 encap_proto="IPv4", underlay_port="veth"):
+                 encap_proto="IPv4", underlay_port="veth", big_sends=False):
         self.prefix, self.work = prefix, work
+        self.big_sends = big_sends
         self.ovs_tree, self.ovn, self.system = ovs_tree, ovn, system
         self.n_chassis = n_chassis
         self.underlay_gso = underlay_gso
@@ -493,6 +513,10 @@ class Deployment:
         # that count its frames.  New devices take the "default" setting.
         run(["ip", "netns", "exec", ns, "sysctl", "-qw",
              "net.ipv6.conf.default.router_solicitations=0"])
+        if self.big_sends:
+            run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                 "net.ipv4.tcp_min_tso_segs=255",
+                 "net.ipv4.tcp_congestion_control=reno"])
         run(["ip", "link", "add", name, "netns", ns, "type", "veth",
              "peer", "name", "v" + name, "netns", ch_ns])
         run(["ip", "-n", ns, "link", "set", name, "address", mac, "mtu",
@@ -553,9 +577,10 @@ class LinuxAnchor(Deployment):
     VXLAN_PORT = 4789
 
     def __init__(self, prefix, work, underlay_gso=65536,
-                 underlay_mtu=UNDERLAY_MTU):
+                 underlay_mtu=UNDERLAY_MTU, big_sends=False):
         super().__init__(prefix, None, None, work,
-                         underlay_gso=underlay_gso, underlay_mtu=underlay_mtu)
+                         underlay_gso=underlay_gso, underlay_mtu=underlay_mtu,
+                         big_sends=big_sends)
         self.tunnel = None
 
     def start(self):
