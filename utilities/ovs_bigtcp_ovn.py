@@ -88,6 +88,42 @@ class OvnBinaries:
         return out.splitlines()[0]
 
 
+class OvnBuild(OvnBinaries):
+    """OVN built from source by build-aux/ovn-suite (_build/ovn-26.09-patched,
+    say), used as the packages are: its programs are linked by name into
+    BUILD/ovs-bigtcp-bin, its schemas are read from its source tree."""
+
+    PROGRAMS = ("controller/ovn-controller", "northd/ovn-northd",
+                "utilities/ovn-nbctl", "utilities/ovn-sbctl",
+                "utilities/ovn-appctl", "utilities/ovn-trace")
+
+    def __init__(self, build):
+        self.build = os.path.abspath(build)
+        self.bindir = os.path.join(self.build, "ovs-bigtcp-bin")
+        self.schemadir = None
+        try:
+            with open(os.path.join(self.build, "Makefile")) as f:
+                m = re.search(r"^abs_top_srcdir = (.*)$", f.read(), re.M)
+        except OSError:
+            m = None
+        if m:
+            self.schemadir = m.group(1).strip()
+
+    def ensure(self):
+        if not self.schemadir:
+            raise Error("%s is not a configured OVN build" % self.build)
+        os.makedirs(self.bindir, exist_ok=True)
+        for program in self.PROGRAMS:
+            target = os.path.join(self.build, program)
+            if not os.access(target, os.X_OK):
+                raise Error("%s is not built (build-aux/ovn-suite builds it)"
+                            % target)
+            link = os.path.join(self.bindir, os.path.basename(program))
+            if not os.path.islink(link):
+                os.symlink(target, link)
+        return self
+
+
 class Central:
     """OVN's NB and SB databases and ovn-northd, in WORK."""
 
