@@ -89,6 +89,21 @@ def run(args, ns=None, check=True, timeout=60, env=None):
     return p.stdout
 
 
+def wait_until(cond, what, timeout=10, interval=0.1):
+    """Calls COND until it returns something true, and returns that.
+    Raises Error naming WHAT, the condition waited for, when TIMEOUT
+    seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = cond()
+        if result:
+            return result
+        if time.monotonic() >= deadline:
+            raise Error("waited %g s for %s: it did not come"
+                        % (timeout, what))
+        time.sleep(interval)
+
+
 def build(*targets):
     """Builds TARGETS (ovs, ovs-stock, kmod) with ovs-bigtcp-build, which
     does nothing for what is already built."""
@@ -633,7 +648,12 @@ class Iperf3:
              str(self.limit + 5)] + self.pin
             + ["iperf3", "-s", "-1", "-B", self.addr],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        # A server that exits first fails the flow, which wait() reports.
+        ns = self.topo.ns(self.dst)
+        wait_until(lambda: self.server.poll() is not None
+                   or run(["ss", "-Hltn", "sport = :5201"], ns=ns).strip(),
+                   "iperf3 -s to listen on %s port 5201 in %s"
+                   % (self.addr, ns), timeout=30)
         self.client = subprocess.Popen(
             ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
              str(self.limit)] + self.pin

@@ -726,13 +726,31 @@ class Capture:
              dev, "-s", "64", "-U", "-w", path, filt],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # tcpdump has its socket once the file has its header.
-        for _ in range(50):
-            if os.path.exists(path) and os.path.getsize(path) >= 24:
-                break
-            time.sleep(0.1)
+        ovs_bigtcp.wait_until(
+            lambda: self.proc.poll() is not None or self._size() >= 24,
+            "tcpdump on %s in %s to write %s's header" % (dev, ns, path))
+        if self.proc.poll() is not None:
+            raise Error("tcpdump on %s in %s exited with %d"
+                        % (dev, ns, self.proc.returncode))
+
+    def _size(self):
+        try:
+            return os.path.getsize(self.path)
+        except OSError:
+            return 0
+
+    def _settled(self):
+        """True once the capture file has not grown for 0.5 s (tcpdump -U
+        writes each frame as it takes it)."""
+        size = self._size()
+        if size != self._last_size:
+            self._last_size, self._since = size, time.monotonic()
+        return time.monotonic() - self._since >= 0.5
 
     def stop(self):
-        time.sleep(1)
+        self._last_size, self._since = -1, 0
+        ovs_bigtcp.wait_until(self._settled, "the capture %s to stop "
+                              "growing" % self.path, timeout=15)
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
@@ -752,11 +770,10 @@ def bulk(dep, src, dst, proto, nbytes, tests_dir, write=1 << 20):
         ["ip", "netns", "exec", dep.ns(dst), "python3", script, "server",
          addr, "5201", "60"], stdout=subprocess.PIPE, text=True)
     try:
-        for _ in range(50):
-            out = run(["ss", "-ltn"], ns=dep.ns(dst))
-            if ":5201 " in out:
-                break
-            time.sleep(0.1)
+        ovs_bigtcp.wait_until(
+            lambda: server.poll() is not None
+            or ":5201 " in run(["ss", "-ltn"], ns=dep.ns(dst)),
+            "bigtcp-bulk.py server to listen on %s port 5201" % addr)
         line = run(["python3", script, "client", addr, "5201", nbytes, "60",
                     write], ns=dep.ns(src), timeout=90).strip()
     finally:
