@@ -395,6 +395,12 @@ class Topology:
         run(["ip", "link", "add", dev, "type", "veth", "peer", "name",
              peer])
         self.host_links.add(peer)
+        # PEER is a switch port: no IPv6 of its own (its router
+        # solicitations and MLD reports would reach DEV besides what the
+        # switch sends).
+        with open("/proc/sys/net/ipv6/conf/%s/disable_ipv6" % peer,
+                  "w") as f:
+            f.write("1")
         run(["ip", "link", "set", dev, "netns", self.netns(side)])
         run(["ip", "link", "set", peer, "up"])
 
@@ -475,6 +481,95 @@ def userspace(topo, ovs, b="internal"):
     topo.host("A", "a0")
     topo.host("B", "b0")
     topo.ping("A", "B")
+
+
+class PathCounters:
+    """The counters of the path A -> ovs-a0 -> br0 -> port OUT -> B's b0
+    (userspace(): OUT is b0, an internal port, or ovs-b0, b0's veth peer)
+    that account for a flow's packets (path_accounting())."""
+
+    def __init__(self, ovs, topo, out):
+        a0 = ovs.ports().get("ovs-a0", {})
+        self.pk = a0.get("rx_packets", 0)
+        self.by = a0.get("rx_bytes", 0)
+        self.drop = a0.get("rx_dropped", 0)
+        # OUT's own TSO counters (dpctl/show -s has none for a port whose
+        # device is in another namespace: it cannot read its statistics).
+        o = tso_show(ovs, out)
+        self.reseg = o.get("resegmented", 0)
+        self.reseg_out = o.get("reseg_packets", 0)
+        self.segmented = o.get("segmented", 0)
+        self.fallback = ((o["tx_fallback"], o["tx_fallback_packets"])
+                         if "tx_fallback" in o else None)
+        self.to_ovs = topo.dev_stat(None, "ovs-a0", "rx_packets")
+        self.to_b = topo.dev_stat("B", "b0", "rx_packets")
+        self.b_bytes = topo.dev_stat("B", "b0", "rx_bytes")
+        self.b_drop = topo.dev_stat("B", "b0", "rx_dropped")
+
+    def key(self):
+        return (self.pk, self.by, self.drop, self.reseg, self.reseg_out,
+                self.segmented, self.to_ovs, self.to_b, self.b_bytes,
+                self.b_drop, self.fallback)
+
+
+def tso_show(ovs, port):
+    """PORT's entry in "netdev-tso/show --format json" (its limits and TSO
+    counters: resegmented, reseg_packets, segmented, tx_fallback,
+    tx_fallback_packets), or {} where Open vSwitch has no such command
+    (stock)."""
+    out = ovs.appctl("--format", "json", "netdev-tso/show", port,
+                     check=False)
+    try:
+        return json.loads(out)[port]
+    except (ValueError, KeyError, TypeError):
+        return {}
+
+
+def settled_path_counters(ovs, topo, out, timeout=15):
+    """PathCounters once they have stood still for 0.5 s: a flow's last
+    packets (its FIN, late ACKs) counted on every device of the path."""
+    state = {"last": None, "since": 0}
+
+    def still():
+        snap = PathCounters(ovs, topo, out)
+        last = state["last"]
+        if last is None or last.key() != snap.key():
+            state["last"], state["since"] = snap, time.monotonic()
+            return None
+        return snap if time.monotonic() - state["since"] >= 0.5 else None
+    return wait_until(still, "the counters of ovs-a0, %s and b0 to stand "
+                      "still" % out, timeout=timeout)
+
+
+def path_accounting(b, a):
+    """What the flow between PathCounters B (before) and A (after) did:
+    {"to_ovs": packets the kernel handed to Open vSwitch on ovs-a0,
+    "pk"/"by": packets and bytes Open vSwitch received there, "to_b":
+    packets that reached b0, each input counted once, "dropped": counted
+    drops (Open vSwitch's on ovs-a0, b0's kernel's less the writes refused
+    and sent again), "lost": the rest (None where segmentation without
+    counts of its outputs makes packets uncountable), "b_mean": b0's mean
+    received frame, "reseg"/"reseg_out": packets resegmented and their
+    outputs, "segmented", "fallback"/"fallback_out": writes refused and
+    the packets sent again for them}."""
+    fb = fbout = 0
+    if b.fallback and a.fallback:
+        fb = a.fallback[0] - b.fallback[0]
+        fbout = a.fallback[1] - b.fallback[1]
+    reseg, reseg_out = a.reseg - b.reseg, a.reseg_out - b.reseg_out
+    segmented = a.segmented - b.segmented
+    received = a.to_b - b.to_b
+    dropped = a.drop - b.drop + a.b_drop - b.b_drop - fb
+    # Each packet sent again counted once, each resegmented one too.
+    to_b = received - fbout + fb - reseg_out + reseg
+    to_ovs = a.to_ovs - b.to_ovs
+    return {"to_ovs": to_ovs, "pk": a.pk - b.pk, "by": a.by - b.by,
+            "to_b": to_b, "dropped": dropped,
+            "lost": None if segmented else to_ovs - to_b - dropped,
+            "b_mean": ((a.b_bytes - b.b_bytes) / received if received > 0
+                       else None),
+            "reseg": reseg, "reseg_out": reseg_out, "segmented": segmented,
+            "fallback": fb, "fallback_out": fbout}
 
 
 def add_veth_host(topo, ovs, side, dev):

@@ -49,6 +49,8 @@ class Run:
     idle_pct: Optional[float]
     rx_dropped_b: Optional[int]
     dp_pps: Optional[float]
+    # ovs_bigtcp.path_accounting() over the whole flow (patched states).
+    path: Optional[dict] = None
 
 
 @dataclasses.dataclass

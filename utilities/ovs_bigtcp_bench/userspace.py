@@ -27,7 +27,9 @@ import ovs_bigtcp as ob
 from .common import PROTOS, say
 from .perf import (PERF_EVENTS, perf_counters, perf_record_start, perf_start,
                    perf_stop, perf_usable, profile_section)
+from . import smoke
 from .report import Run, report
+from .smoke import SMOKE_STATES
 from .states import GROUPS, NO_TSO, STATES
 
 
@@ -46,7 +48,8 @@ class UserspaceBench:
         self.cpu_ovs, self.cpu_iperf = (0, 1) if two else (None, None)
         want = args.scenario
         self.states = [s for s in STATES if want in ("all", s.scenario)
-                       or (want == "A" and s.scenario.startswith("A"))]
+                       or (want == "A" and s.scenario.startswith("A"))
+                       or (want == "smoke" and s in SMOKE_STATES)]
 
     def start(self, build, topo):
         if topo == "direct":
@@ -123,9 +126,17 @@ class UserspaceBench:
                 n += int(f[1].split()[0])
         return n
 
+    def out_port(self, s):
+        """The Open vSwitch port toward B in state S."""
+        return "b0" if s.topo == "internal" else "ovs-b0"
+
     def measure(self, s, proto, rnd):
         """One counted run of state S: its Run."""
         a = self.args
+        path0 = None
+        if s.build == "patched":
+            path0 = ob.settled_path_counters(self.ovs, self.topo,
+                                             self.out_port(s))
         flow = ob.Iperf3(self.topo, "A", "B", proto, a.duration, a.omit,
                          self.cpu_iperf).start()
         # The counters start once iperf3's omitted seconds are over: the
@@ -142,6 +153,10 @@ class UserspaceBench:
         res = flow.wait()
         perf_stop(perf)
         c1 = self.counters()
+        path = None
+        if path0:
+            path = ob.path_accounting(path0, ob.settled_path_counters(
+                self.ovs, self.topo, self.out_port(s)))
         pc = perf_counters(perf_out)
         idle = None
         if c1["stat"][1] > c0["stat"][1]:
@@ -164,7 +179,8 @@ class UserspaceBench:
                    task_clock_ms=pc.get("task-clock"),
                    idle_pct=idle, rx_dropped_b=diff("drops"),
                    dp_pps=(None if diff("dp_packets") is None
-                           else diff("dp_packets") / a.duration))
+                           else diff("dp_packets") / a.duration),
+                   path=path)
 
     def profile(self, s, proto):
         """One run under "perf record -a -g -e cpu-clock": a Markdown
@@ -230,12 +246,20 @@ class UserspaceBench:
                             % (n, total, rnd, s.name, proto, r.gbps))
                 self.stop()
         report(records, self.out, a.runs, a.duration)
+        return records
 
 
 def run(args, out):
-    """The userspace states that ARGS choose, their results in OUT."""
+    """The userspace states that ARGS choose, their results in OUT.
+    Returns 1 where --smoke found a fault, else 0."""
+    status = 0
     with ob.Session("ovs-bigtcp-bench") as session:
-        if args.scenario != "A":
+        if args.scenario == "smoke":
+            ob.build("ovs")
+        elif args.scenario != "A":
             ob.build("ovs", "ovs-stock")
-        UserspaceBench(args, out, session).run()
+        records = UserspaceBench(args, out, session).run()
+        if args.scenario == "smoke":
+            status = smoke.judge(records, out)
         session.done()
+    return status
