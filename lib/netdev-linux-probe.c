@@ -28,6 +28,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/ip6.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,8 @@ VLOG_DEFINE_THIS_MODULE(netdev_linux_probe);
 /* IPv6 BIG TCP packets sent to Linux ports, by framing. */
 COVERAGE_DEFINE(netdev_linux_tx_ipv6_jumbo_option);
 COVERAGE_DEFINE(netdev_linux_tx_ipv6_plen0);
+/* Probes that ended without an answer: "unknown". */
+COVERAGE_DEFINE(netdev_linux_probe_unknown);
 
 /* The probe's packet: a TCP packet whose payload is just over what an IPv6
  * payload length can say, in segments of PROBE_MSS bytes. */
@@ -60,6 +63,19 @@ COVERAGE_DEFINE(netdev_linux_tx_ipv6_plen0);
 /* Room for what the probe's raw socket receives: more than the packet, so
  * that a longer one shows. */
 #define PROBE_RX_SIZE (TCP_HEADER_LEN + PROBE_PAYLOAD + 1)
+
+/* The TCP source port of the probe's packets, and of the sentinels: TCP
+ * packets without payload, each with a sequence number of its own, one
+ * sent right after each probe packet.  The probing thread stays on one
+ * CPU, so both take the same CPU's backlog, in order: once the sentinel is
+ * delivered, the probe packet has been too, if the kernel delivers it at
+ * all.  Before the first probe packet, sentinels alone are sent until one
+ * is delivered: until then the new veth may still drop what it is given
+ * (its queue is activated a little after it comes up).  A sentinel that
+ * does not come within PROBE_WAIT_MS leaves the answer unknown. */
+#define PROBE_PORT 9
+#define PROBE_SENTINEL_PORT 10
+#define PROBE_WAIT_MS 5000
 
 /* The probe's veth pair, in the probing thread's own network namespace:
  * packets go from PROBE_TX to an address of PROBE_RX. */
@@ -203,9 +219,11 @@ probe_make_veths(struct nl_sock *sock, int *tx_ifindex)
 
 /* Writes into 'buf' the probe's virtio-net header and frame, an IPv6 TCP
  * TSO packet of PROBE_PAYLOAD bytes of payload to a closed port of
- * 'probe_dst', with a jumbo option if 'hbh'.  Returns its length. */
+ * 'probe_dst', with a jumbo option if 'hbh'; or, if 'sentinel' is
+ * nonzero, sentinel number 'sentinel', a TCP packet without payload from
+ * PROBE_SENTINEL_PORT.  Returns its length. */
 static size_t
-probe_frame(char *buf, bool hbh)
+probe_frame(char *buf, bool hbh, uint32_t sentinel)
 {
     struct virtio_net_hdr *vnet = ALIGNED_CAST(struct virtio_net_hdr *, buf);
     struct eth_header *eth = ALIGNED_CAST(struct eth_header *, vnet + 1);
@@ -222,7 +240,7 @@ probe_frame(char *buf, bool hbh)
 
     ip6 = ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, eth + 1);
     put_16aligned_be32(&ip6->ip6_flow, htonl(6 << 28));
-    ip6->ip6_plen = htons(0);
+    ip6->ip6_plen = htons(sentinel ? TCP_HEADER_LEN : 0);
     ip6->ip6_hlim = 64;
     memcpy(&ip6->ip6_src, &probe_src, sizeof ip6->ip6_src);
     memcpy(&ip6->ip6_dst, &probe_dst, sizeof ip6->ip6_dst);
@@ -242,57 +260,137 @@ probe_frame(char *buf, bool hbh)
     }
 
     tcp = ALIGNED_CAST(struct tcp_header *, p);
-    tcp->tcp_src = htons(9);
-    tcp->tcp_dst = htons(9);
-    put_16aligned_be32(&tcp->tcp_seq, htonl(1));
+    tcp->tcp_src = htons(sentinel ? PROBE_SENTINEL_PORT : PROBE_PORT);
+    tcp->tcp_dst = htons(PROBE_PORT);
+    put_16aligned_be32(&tcp->tcp_seq, htonl(sentinel ? sentinel : 1));
     tcp->tcp_ctl = TCP_CTL(TCP_ACK, TCP_HEADER_LEN / 4);
     tcp->tcp_winsz = htons(1000);
 
     l4_ofs = p - (char *) eth;
     vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vnet->csum_start = l4_ofs;
+    vnet->csum_offset = offsetof(struct tcp_header, tcp_csum);
+    if (sentinel) {
+        vnet->gso_type = VIRTIO_NET_HDR_GSO_NONE;
+        return sizeof *vnet + l4_ofs + TCP_HEADER_LEN;
+    }
     vnet->gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
     vnet->hdr_len = l4_ofs + TCP_HEADER_LEN;
     vnet->gso_size = PROBE_MSS;
-    vnet->csum_start = l4_ofs;
-    vnet->csum_offset = offsetof(struct tcp_header, tcp_csum);
 
     return sizeof *vnet + l4_ofs + TCP_HEADER_LEN + PROBE_PAYLOAD;
 }
 
-/* Sends the probe's packet with framing 'hbh' through AF_PACKET socket 'fd'
- * bound to PROBE_TX, and returns 1 if the peer's IPv6 stack delivered it
- * whole to its upper layer, 0 if not (dropped, cut short or segmented), -1
- * on error.  'raw', a raw IPv6 socket for TCP in the peer's namespace,
- * gets a copy of each TCP packet that IPv6 delivers, from its TCP header
- * on, into 'rx' (PROBE_RX_SIZE bytes).  The length is what tells: a stack
- * that does not know the framing may take payload length 0 at its word
- * and deliver a TCP packet of no bytes, which still counts in
- * Ip6InDelivers. */
+/* Reads what IPv6 delivers to raw socket 'raw' into 'rx' (PROBE_RX_SIZE
+ * bytes) until sentinel number 'sentinel' comes, for at most 'ms'
+ * milliseconds.  Returns 1 if the probe's packet came whole before it, 0
+ * if not, -2 if the sentinel did not come. */
 static int
-probe_send(int fd, int raw, char *buf, char *rx, bool hbh)
+probe_recv(int raw, char *rx, uint32_t sentinel, int ms)
 {
-    size_t len = probe_frame(buf, hbh);
-    long long int deadline;
+    long long int deadline = time_msec() + ms;
     int whole = 0;
 
-    while (recv(raw, rx, PROBE_RX_SIZE, MSG_DONTWAIT) >= 0) {
-        continue;               /* Left by an earlier send. */
-    }
-    if (send(fd, buf, len, 0) != len) {
-        return -1;
-    }
-    /* The peer's stack takes the packet in a softirq, soon after. */
-    deadline = time_msec() + 200;
-    while (!whole && time_msec() < deadline) {
-        ssize_t n = recv(raw, rx, PROBE_RX_SIZE, MSG_DONTWAIT);
+    for (;;) {
+        struct pollfd pfd = { .fd = raw, .events = POLLIN };
+        long long int now = time_msec();
+        const struct tcp_header *tcp;
+        ssize_t n;
 
-        if (n < 0) {
-            xnanosleep(1000 * 1000);
-        } else if (n == TCP_HEADER_LEN + PROBE_PAYLOAD) {
+        if (now >= deadline) {
+            return -2;
+        }
+        if (poll(&pfd, 1, deadline - now) <= 0) {
+            continue;           /* Interrupted, or the deadline. */
+        }
+        n = recv(raw, rx, PROBE_RX_SIZE, MSG_DONTWAIT);
+        tcp = ALIGNED_CAST(const struct tcp_header *, rx);
+        if (n == TCP_HEADER_LEN + PROBE_PAYLOAD) {
             whole = 1;
+        } else if (n == TCP_HEADER_LEN
+                   && tcp->tcp_src == htons(PROBE_SENTINEL_PORT)
+                   && get_16aligned_be32(&tcp->tcp_seq) == htonl(sentinel)) {
+            return whole;
         }
     }
-    return whole;
+}
+
+/* Sends sentinel number 'sentinel' through AF_PACKET socket 'fd'.  Returns
+ * 0, or -1 if the send failed. */
+static int
+probe_send_sentinel(int fd, char *buf, uint32_t sentinel)
+{
+    size_t len = probe_frame(buf, false, sentinel);
+
+    return send(fd, buf, len, 0) == len ? 0 : -1;
+}
+
+/* Sends sentinels through AF_PACKET socket 'fd', a new one every 100 ms,
+ * until one is delivered to 'raw'.  Returns 0 once one is, -1 if a send
+ * failed, -2 if none came within PROBE_WAIT_MS.  '*sentinel' is the number
+ * of the last one sent. */
+static int
+probe_open_path(int fd, int raw, char *buf, char *rx, uint32_t *sentinel)
+{
+    long long int deadline = time_msec() + PROBE_WAIT_MS;
+
+    while (time_msec() < deadline) {
+        if (probe_send_sentinel(fd, buf, ++*sentinel)) {
+            return -1;
+        }
+        if (probe_recv(raw, rx, *sentinel, 100) == 0) {
+            return 0;
+        }
+    }
+    return -2;
+}
+
+/* Sends the probe's packet with framing 'hbh', then sentinel number
+ * '*sentinel' + 1, through AF_PACKET socket 'fd' bound to PROBE_TX.
+ * Returns 1 if the peer's IPv6 stack delivered the packet whole to its
+ * upper layer, 0 if not (dropped, cut short or segmented), -1 if a send
+ * failed, -2 if the sentinel did not come (no answer).  'raw', a raw IPv6
+ * socket for TCP in the peer's namespace, gets a copy of each TCP packet
+ * that IPv6 delivers, from its TCP header on, into 'rx' (PROBE_RX_SIZE
+ * bytes).  The length is what tells: a stack that does not know the
+ * framing may take payload length 0 at its word and deliver a TCP packet
+ * of no bytes, which still counts in Ip6InDelivers. */
+static int
+probe_send(int fd, int raw, char *buf, char *rx, bool hbh,
+           uint32_t *sentinel)
+{
+    size_t len = probe_frame(buf, hbh, 0);
+
+    if (send(fd, buf, len, 0) != len
+        || probe_send_sentinel(fd, buf, ++*sentinel)) {
+        return -1;
+    }
+    return probe_recv(raw, rx, *sentinel, PROBE_WAIT_MS);
+}
+
+/* Keeps the calling thread on the CPU it runs on (see
+ * PROBE_SENTINEL_PORT).  Returns 0 or an errno value. */
+static int
+probe_stay_on_cpu(void)
+{
+    cpu_set_t cpus;
+    int cpu = sched_getcpu();
+
+    if (cpu < 0) {
+        return errno;
+    }
+    CPU_ZERO(&cpus);
+    CPU_SET(cpu, &cpus);
+    return sched_setaffinity(0, sizeof cpus, &cpus) ? errno : 0;
+}
+
+static const char *
+probe_verdict(int sent)
+{
+    return (sent == 1 ? "delivered"
+            : sent == 0 ? "not delivered"
+            : sent == -1 ? "not sent"
+            : "not answered (no sentinel)");
 }
 
 static void *
@@ -302,6 +400,7 @@ probe_thread(void *result_)
     struct sockaddr_ll sll;
     struct nl_sock *sock;
     int fd, raw, error, hbh, plain;
+    uint32_t sentinel = 0;
     int ifindex = 0;
     int on = 1;
     char *buf, *rx;
@@ -345,10 +444,21 @@ probe_thread(void *result_)
         close(fd);
         return NULL;
     }
+    error = probe_stay_on_cpu();
+    if (error) {
+        VLOG_INFO("probe: cannot keep the probe on one CPU (%s)",
+                  ovs_strerror(error));
+        close(raw);
+        close(fd);
+        return NULL;
+    }
     buf = xzalloc(sizeof(struct virtio_net_hdr) + 256 + PROBE_PAYLOAD);
     rx = xmalloc(PROBE_RX_SIZE);
-    plain = probe_send(fd, raw, buf, rx, false);
-    hbh = probe_send(fd, raw, buf, rx, true);
+    plain = hbh = probe_open_path(fd, raw, buf, rx, &sentinel);
+    if (!plain) {
+        plain = probe_send(fd, raw, buf, rx, false, &sentinel);
+        hbh = probe_send(fd, raw, buf, rx, true, &sentinel);
+    }
     free(rx);
     free(buf);
     close(raw);
@@ -356,8 +466,7 @@ probe_thread(void *result_)
 
     VLOG_INFO("probe: an IPv6 BIG TCP packet with payload length 0 alone "
               "was %s, one with the jumbo option %s",
-              plain == 1 ? "delivered" : plain ? "not sent" : "not delivered",
-              hbh == 1 ? "delivered" : hbh ? "not sent" : "not delivered");
+              probe_verdict(plain), probe_verdict(hbh));
     if (hbh == 1) {
         *result = NETDEV_LINUX_IPV6_BIGTCP_HBH;
     } else if (plain == 1) {
@@ -382,7 +491,12 @@ netdev_linux_probe_ipv6_bigtcp(void)
     if (ovsthread_once_start(&once)) {
         xpthread_join(ovs_thread_create("bigtcp_probe", probe_thread,
                                         &result), NULL);
-        if (result == NETDEV_LINUX_IPV6_BIGTCP_NONE) {
+        if (result == NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN) {
+            COVERAGE_INC(netdev_linux_probe_unknown);
+            VLOG_WARN("how the kernel delivers IPv6 BIG TCP packets from "
+                      "AF_PACKET sockets is unknown: Open vSwitch writes "
+                      "the jumbo option");
+        } else if (result == NETDEV_LINUX_IPV6_BIGTCP_NONE) {
             VLOG_INFO("the kernel does not deliver IPv6 BIG TCP packets "
                       "from AF_PACKET sockets in either framing: IPv6 TSO "
                       "packets to system ports are resegmented to 64 KiB");

@@ -49,8 +49,10 @@ struct ofpbuf;
 
 enum netdev_linux_probe_bigtcp {
     NETDEV_LINUX_IPV6_BIGTCP_UNKNOWN, /* Could not be asked (no privilege to
-                                       * make a namespace, for example):
-                                       * trusted, as before. */
+                                       * make a namespace, for example), or
+                                       * did not answer (coverage counter
+                                       * netdev_linux_probe_unknown): the
+                                       * jumbo option, as before. */
     NETDEV_LINUX_IPV6_BIGTCP_HBH,     /* Delivered with the jumbo option
                                        * (and maybe without). */
     NETDEV_LINUX_IPV6_BIGTCP_PLAIN,   /* Delivered with payload length 0
