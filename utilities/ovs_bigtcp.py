@@ -104,6 +104,22 @@ def wait_until(cond, what, timeout=10, interval=0.1):
         time.sleep(interval)
 
 
+def v6_afpacket_framing():
+    """How the running kernel delivers an IPv6 BIG TCP packet written to an
+    AF_PACKET socket ("jumbo option", "payload length 0" or "none"), asked
+    without Open vSwitch by tests/bigtcp-v6-afpacket.py in a network
+    namespace of its own."""
+    ns = "ovs-bigtcp-v6afp-%d" % os.getpid()
+    run(["ip", "netns", "add", ns])
+    try:
+        run(["ip", "link", "set", "lo", "up"], ns=ns)
+        return run([sys.executable, os.path.join(TOP, "tests",
+                                                 "bigtcp-v6-afpacket.py")],
+                   ns=ns).strip()
+    finally:
+        run(["ip", "netns", "del", ns], check=False)
+
+
 def build(*targets):
     """Builds TARGETS (ovs, ovs-stock, kmod) with ovs-bigtcp-build, which
     does nothing for what is already built."""
