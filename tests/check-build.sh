@@ -16,8 +16,10 @@
 #     kernel's headers, as DKMS runs it.
 #  6. The distribution ("make distdir", as "make dist" makes it) carries
 #     every file that git tracks, but the CI script and .gitignore.
-#  7. The documents name only patches of the two series, by subject
-#     (build-aux/check-docs, also "make check-docs").
+#  7. The documents name only patches of the two series, by subject, and
+#     every patch of every series is authored and signed off by the
+#     project's identity alone (build-aux/check-docs, also "make
+#     check-docs").
 #  8. Every Python program that git tracks compiles and passes pyflakes.
 #  9. Every shell script that git tracks passes shellcheck (warnings and
 #     errors).
@@ -157,7 +159,7 @@ rm -rf "$dist"
 
 # 7.
 python3 "$top/build-aux/check-docs" "$top" > "$work/out" 2> "$work/err"
-result $? "the documents name only patches of the series (check-docs)"
+result $? "the documents name only patches of the series, every patch is by the project (check-docs)"
 
 # The files that git tracks whose name or first line says they are Python
 # (tracked_scripts python) or POSIX/bash shell (tracked_scripts sh).
