@@ -104,6 +104,23 @@ def wait_until(cond, what, timeout=10, interval=0.1):
         time.sleep(interval)
 
 
+def wait_until_still(read, what, still=0.5, timeout=15, key=None):
+    """Calls READ until what it returns (or KEY of it) has not changed for
+    STILL seconds, and returns that.  Raises Error naming WHAT when
+    TIMEOUT seconds pass first."""
+    state = {"last": None, "since": 0.0}
+    key = key or (lambda value: value)
+
+    def quiet():
+        value = read()
+        last = state["last"]
+        if last is None or key(last) != key(value):
+            state["last"], state["since"] = value, time.monotonic()
+            return None
+        return value if time.monotonic() - state["since"] >= still else None
+    return wait_until(quiet, what, timeout=timeout)
+
+
 def v6_afpacket_framing():
     """How the running kernel delivers an IPv6 BIG TCP packet written to an
     AF_PACKET socket ("jumbo option", "payload length 0" or "none"), asked
@@ -544,17 +561,10 @@ def tso_show(ovs, port):
 def settled_path_counters(ovs, topo, out, timeout=15):
     """PathCounters once they have stood still for 0.5 s: a flow's last
     packets (its FIN, late ACKs) counted on every device of the path."""
-    state = {"last": None, "since": 0}
-
-    def still():
-        snap = PathCounters(ovs, topo, out)
-        last = state["last"]
-        if last is None or last.key() != snap.key():
-            state["last"], state["since"] = snap, time.monotonic()
-            return None
-        return snap if time.monotonic() - state["since"] >= 0.5 else None
-    return wait_until(still, "the counters of ovs-a0, %s and b0 to stand "
-                      "still" % out, timeout=timeout)
+    return wait_until_still(lambda: PathCounters(ovs, topo, out),
+                            "the counters of ovs-a0, %s and b0 to stand "
+                            "still" % out, timeout=timeout,
+                            key=PathCounters.key)
 
 
 def path_accounting(b, a):

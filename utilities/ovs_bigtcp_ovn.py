@@ -739,18 +739,11 @@ class Capture:
         except OSError:
             return 0
 
-    def _settled(self):
-        """True once the capture file has not grown for 0.5 s (tcpdump -U
-        writes each frame as it takes it)."""
-        size = self._size()
-        if size != self._last_size:
-            self._last_size, self._since = size, time.monotonic()
-        return time.monotonic() - self._since >= 0.5
-
     def stop(self):
-        self._last_size, self._since = -1, 0
-        ovs_bigtcp.wait_until(self._settled, "the capture %s to stop "
-                              "growing" % self.path, timeout=15)
+        # tcpdump -U writes each frame as it takes it: the file stands
+        # still once it has every one.
+        ovs_bigtcp.wait_until_still(self._size, "the capture %s to stop "
+                                    "growing" % self.path)
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
