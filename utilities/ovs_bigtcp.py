@@ -67,7 +67,7 @@ def _link_tool():
 NO_BIGTCP = 65536
 BIGTCP = _link_tool().GSO_MAX_SIZE
 
-SIDES = {"A": 1, "B": 2, "C": 3}
+SIDES = {"A": 1, "B": 2, "C": 3, "D": 4}
 
 
 class Error(Exception):
@@ -102,6 +102,15 @@ def wait_until(cond, what, timeout=10, interval=0.1):
             raise Error("waited %g s for %s: it did not come"
                         % (timeout, what))
         time.sleep(interval)
+
+
+def wait_listening(ns, port, server, what):
+    """Waits until a TCP socket listens on PORT in netns NS, or the
+    process SERVER (a Popen) has exited, which its caller reports."""
+    wait_until(lambda: server.poll() is not None
+               or run(["ss", "-Hltn", "sport = :%d" % port], ns=ns).strip(),
+               "%s to listen on port %d in %s" % (what, port, ns),
+               timeout=30)
 
 
 def wait_until_still(read, what, still=0.5, timeout=15, key=None):
@@ -388,7 +397,7 @@ def program(main):
 
 
 class Topology:
-    """Network namespaces PREFIX-a, -b, -c, -br and the links between them
+    """Network namespaces PREFIX-a, -b, -c, -d, -br and the links between them
     and the root namespace.  clean() removes all of it and every process
     left in the namespaces; builders below put a topology in place."""
 
@@ -401,14 +410,16 @@ class Topology:
         return "%s-%s" % (self.prefix, side.lower())
 
     def clean(self):
-        for side in ("A", "B", "C", "BR"):
+        sides = list(SIDES) + ["BR"]
+        for side in sides:
             ns = self.ns(side)
             pids = run(["ip", "netns", "pids", ns], check=False).split()
             for pid in pids:
                 kill(pid, signal.SIGKILL)
-        for link in self.host_links | {"ovs-a0", "ovs-b0", "ovs-c0"}:
+        for link in self.host_links | {"ovs-%s0" % side.lower()
+                                       for side in SIDES}:
             run(["ip", "link", "del", link], check=False)
-        for side in ("A", "B", "C", "BR"):
+        for side in sides:
             run(["ip", "netns", "del", self.ns(side)], check=False)
         self.host_links = set()
         self.made = []
@@ -625,20 +636,25 @@ def linux_bridge(topo):
     topo.clean()
     topo.ip("BR", "link", "add", "br-bigtcp", "type", "bridge",
             "stp_state", "0", "mcast_snooping", "0")
-    for side, dev in (("A", "a0"), ("B", "b0")):
-        topo.ip(side, "link", "add", dev, "type", "veth", "peer", "name",
-                "br-" + dev, "netns", topo.ns("BR"))
-        topo.ip("BR", "link", "set", "br-" + dev, "master", "br-bigtcp",
-                "up")
     topo.ip("BR", "link", "set", "br-bigtcp", "up")
     topo.ip("BR", "link", "set", "lo", "up")
     if os.path.exists("/proc/sys/net/bridge/bridge-nf-call-iptables"):
         run(["sysctl", "-qw", "net.bridge.bridge-nf-call-iptables=0",
              "net.bridge.bridge-nf-call-ip6tables=0"], ns=topo.ns("BR"),
             check=False)
-    topo.host("A", "a0")
-    topo.host("B", "b0")
-    topo.ping("A", "B")
+    add_bridge_host(topo, "A", "a0")
+    add_bridge_host(topo, "B", "b0")
+
+
+def add_bridge_host(topo, side, dev):
+    """One more host on linux_bridge()'s bridge: DEV in netns SIDE, a veth
+    whose peer br-DEV is a port of br-bigtcp, with the default limits."""
+    topo.ip(side, "link", "add", dev, "type", "veth", "peer", "name",
+            "br-" + dev, "netns", topo.ns("BR"))
+    topo.ip("BR", "link", "set", "br-" + dev, "master", "br-bigtcp", "up")
+    topo.host(side, dev)
+    if side != "A":
+        topo.ping("A", side)
 
 
 def kernel_dp(topo, dpctl, b="veth", b_gso=None):
@@ -749,13 +765,17 @@ class Iperf3:
     """One iperf3 TCP flow from netns SRC to DST's address of PROTO for
     SECS seconds after OMIT that are not counted, client and server pinned
     to CPU if given, writing LENGTH bytes at a time if given (iperf3's
-    default is 128 KiB, which bounds most GSO packets).  Bounded: both give up SECS + OMIT + 25 s after they
-    start.  start() then wait(), or run()."""
+    default is 128 KiB, which bounds most GSO packets), paced to RATE
+    bits per second if given (iperf3 -b), on server PORT.  Bounded: both
+    give up SECS + OMIT + 25 s after they start.  start() then wait(), or
+    run()."""
 
     def __init__(self, topo, src, dst, proto, secs, omit=0, cpu=None,
-                 length=None):
+                 length=None, rate=None, port=5201):
         self.topo, self.src, self.dst = topo, src, dst
         self.length = ["-l", str(length)] if length else []
+        self.rate = ["-b", str(rate)] if rate else []
+        self.port = port
         self.addr = topo.addr(dst, proto)
         self.secs, self.omit = secs, omit
         self.pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
@@ -767,19 +787,17 @@ class Iperf3:
         self.server = subprocess.Popen(
             ["ip", "netns", "exec", self.topo.ns(self.dst), "timeout",
              str(self.limit + 5)] + self.pin
-            + ["iperf3", "-s", "-1", "-B", self.addr],
+            + ["iperf3", "-s", "-1", "-B", self.addr, "-p", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # A server that exits first fails the flow, which wait() reports.
-        ns = self.topo.ns(self.dst)
-        wait_until(lambda: self.server.poll() is not None
-                   or run(["ss", "-Hltn", "sport = :5201"], ns=ns).strip(),
-                   "iperf3 -s to listen on %s port 5201 in %s"
-                   % (self.addr, ns), timeout=30)
+        wait_listening(self.topo.ns(self.dst), self.port, self.server,
+                       "iperf3 -s on %s" % self.addr)
         self.client = subprocess.Popen(
             ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
              str(self.limit)] + self.pin
-            + ["iperf3", "-c", self.addr, "-t", str(self.secs),
-               "-O", str(self.omit), "-J"] + self.length,
+            + ["iperf3", "-c", self.addr, "-p", str(self.port),
+               "-t", str(self.secs), "-O", str(self.omit), "-J"]
+            + self.length + self.rate,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         return self
 
@@ -806,3 +824,75 @@ class Iperf3:
 
     def run(self):
         return self.start().wait()
+
+
+class Sockperf:
+    """sockperf ping-pong over TCP from netns SRC to a server in DST, on
+    DST's address of PROTO, with messages of SIZE bytes each way (the
+    server echoes each one), for SECS seconds, pinned to CPU if given.
+    Bounded: both give up SECS + 25 s after they start.  start() then
+    wait(), or run()."""
+
+    PORT = 11111
+
+    def __init__(self, topo, src, dst, proto, size, secs, cpu=None):
+        self.topo, self.src, self.dst = topo, src, dst
+        self.addr = topo.addr(dst, proto)
+        self.size, self.secs = size, secs
+        self.pin = ["taskset", "-c", str(cpu)] if cpu is not None else []
+        self.limit = secs + 20
+        self.server = self.client = None
+
+    def start(self):
+        self.server = subprocess.Popen(
+            ["ip", "netns", "exec", self.topo.ns(self.dst), "timeout",
+             str(self.limit + 5)] + self.pin
+            + ["sockperf", "server", "--tcp", "-i", self.addr, "-p",
+               str(self.PORT), "-m", str(max(self.size, 65507))],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_listening(self.topo.ns(self.dst), self.PORT, self.server,
+                       "sockperf server on %s" % self.addr)
+        self.client = subprocess.Popen(
+            ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
+             str(self.limit)] + self.pin
+            + ["sockperf", "ping-pong", "--tcp", "-i", self.addr, "-p",
+               str(self.PORT), "-m", str(self.size), "-t", str(self.secs),
+               "--full-rtt", "--no-rdtsc"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return self
+
+    def wait(self):
+        """Waits for the client, stops the server; returns
+        parse_sockperf() of the client's output."""
+        out, _ = self.client.communicate()
+        kill(self.server.pid)
+        self.server.wait()
+        return parse_sockperf(out)
+
+    def run(self):
+        return self.start().wait()
+
+
+def parse_sockperf(text):
+    """{"ok", "tps", "p50_us", "p99_us", "p999_us", "transactions",
+    "dropped", "text"} from the output of "sockperf ping-pong --full-rtt":
+    the round trips of its valid duration (after the warm-up), their
+    percentiles in microseconds and the round trips per second.  ok is
+    False, and the figures None, where the output lacks any of them."""
+    r = {"ok": False, "tps": None, "p50_us": None, "p99_us": None,
+         "p999_us": None, "transactions": None, "dropped": None,
+         "text": text}
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    m = re.search(r"\[Valid Duration\] RunTime=([0-9.]+) sec; "
+                  r"SentMessages=(\d+); ReceivedMessages=(\d+)", text)
+    pct = dict(re.findall(r"---> percentile ([0-9.]+) =\s*([0-9.]+)", text))
+    d = re.search(r"# dropped messages = (\d+)", text)
+    if not (m and d and {"50.000", "99.000", "99.900"} <= set(pct)):
+        return r
+    secs, received = float(m.group(1)), int(m.group(3))
+    if secs <= 0 or received == 0:
+        return r
+    r.update(ok=True, tps=received / secs, transactions=received,
+             dropped=int(d.group(1)), p50_us=float(pct["50.000"]),
+             p99_us=float(pct["99.000"]), p999_us=float(pct["99.900"]))
+    return r

@@ -254,11 +254,11 @@ def report(runs, out, nruns, dur):
     vswitchd_runs = [r for r in runs if r.scenario in ("S1", "S2", "S4")]
     date = now_utc()
     md = ["# ovs-bigtcp benchmark", "",
-          "%s on %s (%d CPUs, kernel %s); %s round(s) of %s s per state, "
+          "%s on %s; %s round(s) of %s s per state, "
           "runs alternating between states; ratio to the scenario's "
           "baseline (S1: patched-off, S2: s2-no-bigtcp, S4: the same "
           "topology with GRO off, A1: veth-off, A2: lbr-off)."
-          % (date, platform.node(), os.cpu_count(), platform.release(),
+          % (date, host_facts(),
              nruns, dur), "",
           "A1 and A2 are anchors measured on the same machine in the same "
           "rounds, without Open vSwitch: A1 the \"no switch\" ceiling "
@@ -316,8 +316,7 @@ def report(runs, out, nruns, dur):
 def write_chart(bars, date, out):
     """results.svg, and results.png through rsvg-convert: mean Gbit/s per
     state and protocol, with error bars of one standard deviation."""
-    def esc(t):
-        return t.replace("&", "&amp;").replace("<", "&lt;")
+    esc = _esc
     top_g = max([b[3] + b[4] for b in bars] + [1.0])
     width, height, left, bottom, top = 60 + 46 * len(bars), 420, 50, 150, 30
     scale = (height - bottom - top) / top_g
@@ -349,15 +348,71 @@ def write_chart(bars, date, out):
                    'text-anchor="end">%s %s %s</text>'
                    % (x + 18, height - bottom + 12, sc, esc(st), proto))
     svg.append('</svg>')
-    path = os.path.join(out, "results.svg")
-    with open(path, "w") as f:
+    _write_svg(os.path.join(out, "results"), svg)
+
+
+def _esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def _write_svg(base, svg):
+    """BASE.svg from the lines SVG, and BASE.png through rsvg-convert."""
+    with open(base + ".svg", "w") as f:
         f.write("\n".join(svg))
     try:
-        subprocess.run(["rsvg-convert", "-o",
-                        os.path.join(out, "results.png"), path],
+        subprocess.run(["rsvg-convert", "-o", base + ".png", base + ".svg"],
                        check=False, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         sys.stderr.write("ovs-bigtcp-bench: rsvg-convert: %s\n" % e)
+
+
+def host_facts():
+    """The machine a report was measured on, for its first line."""
+    return "%s, %d CPUs, kernel %s" % (platform.node(), os.cpu_count(),
+                                       platform.release())
+
+
+def svg_bars(base, title, series, groups):
+    """BASE.svg and BASE.png: a bar chart of GROUPS, (label, [value per
+    name in SERIES]) pairs, one bar per series in each group."""
+    colors = ["#4477aa", "#ee7733", "#228833", "#aa3377"]
+    values = [v for _, vs in groups for v in vs if v is not None]
+    top_v = max(values + [1.0])
+    step = 14 * len(series) + 16
+    width, height, left, bottom, top = 80 + step * len(groups), 440, 60, \
+        170, 40
+    scale = (height - bottom - top) / top_v
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="11">' % (width, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="18" font-size="14">%s</text>'
+           % (left, _esc(title))]
+    for n, name in enumerate(series):
+        svg.append('<rect x="%d" y="26" width="10" height="10" fill="%s"/>'
+                   '<text x="%d" y="35">%s</text>'
+                   % (left + 80 * n, colors[n], left + 80 * n + 14,
+                      _esc(name)))
+    tick = 10 ** max(0, len(str(int(top_v))) - 1)
+    for i in range(0, int(top_v) + 1, tick):
+        y = height - bottom - i * scale
+        svg.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
+                   'stroke="#ddd"/><text x="%d" y="%.1f" '
+                   'text-anchor="end">%d</text>'
+                   % (left, y, width - 10, y, left - 4, y + 4, i))
+    for g, (label, vs) in enumerate(groups):
+        x0 = left + 10 + g * step
+        for n, v in enumerate(vs):
+            if v is None:
+                continue
+            svg.append('<rect x="%d" y="%.1f" width="12" height="%.1f" '
+                       'fill="%s"/>' % (x0 + 14 * n,
+                                        height - bottom - v * scale,
+                                        v * scale, colors[n]))
+        svg.append('<text transform="translate(%d,%d) rotate(-60)" '
+                   'text-anchor="end">%s</text>'
+                   % (x0 + 7 * len(vs), height - bottom + 12, _esc(label)))
+    svg.append('</svg>')
+    _write_svg(base, svg)
 
 
 def _kernel_runs(runs, scenario, proto, module):
