@@ -733,6 +733,23 @@ def kernel_tunnel_dp(topo, dpctl):
     topo.ping("A", "B", count=1)
 
 
+def kernel_dp_pair(topo, dpctl):
+    """Two more hosts on kernel_dp()'s datapath: C's c0 and D's d0, veths
+    whose peers ovs-c0 and ovs-d0 are its ports 3 and 4, with flows
+    between them, and the default limits."""
+    for side in ("C", "D"):
+        dev = side.lower() + "0"
+        topo.veth(side, dev, "ovs-" + dev)
+        run([dpctl, "add-if", "kbench", "ovs-" + dev])
+    for t in ("eth_type(0x0806),arp()", "eth_type(0x0800),ipv4()",
+              "eth_type(0x86dd),ipv6()"):
+        run([dpctl, "add-flow", "kbench", "in_port(3),eth()," + t, "4"])
+        run([dpctl, "add-flow", "kbench", "in_port(4),eth()," + t, "3"])
+    topo.host("C", "c0")
+    topo.host("D", "d0")
+    topo.ping("C", "D", count=1)
+
+
 def kernel_dp_clean(topo, dpctl):
     run([dpctl, "del-dp", "kbench"], check=False)
     # A tunnel port's device outlives the datapath.

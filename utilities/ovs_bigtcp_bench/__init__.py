@@ -24,6 +24,9 @@ shares the project's top directory.
                scenarios (KernelScenario), one record each;
     userspace: the userspace datapath's runs (S1, S2, S4, the anchors);
     kernel:    --kernel: the host boots the VM, the guest (--guest) runs;
+    latency:   --scenario S7 and smoke-S7 (latency and fairness next to a
+               BIG TCP flow, userspace datapath), and K8's guest runs and
+               report section (the same through the kernel datapath);
     engine:    --engine, the engine micro-benchmark;
     report:    the userspace report (results.md, results.json, the chart)
                from the runs' records (Run), and the kernel report;

@@ -28,6 +28,7 @@ import time
 
 import ovs_bigtcp as ob
 
+from . import latency
 from .common import PROTOS, ports_tso, say
 from .perf import perf_record_start, perf_stop, profile_section
 from .report import kernel_report
@@ -69,7 +70,10 @@ def host(args, out):
                 " --profile" if args.profile else ""))
     rounds = args.runs + (1 if args.profile else 0)
     # A profiled run also waits for "perf report" under TCG.
-    limit = rounds * 8 * (args.duration + 40) + (
+    per_round = sum(2 * len(latency.SIZES) * len(latency.K8_STATES)
+                    if sc == "K8" else 2 * len(PROTOS)
+                    for sc in args.kernel_scenarios)
+    limit = rounds * per_round * (args.duration + 40) + (
         8 * 300 if args.profile else 0) + 300
     vm = subprocess.Popen([os.path.join(ob.TOP, "datapath-ext", "vm-run"),
                            "--timeout", str(limit)] + vm_args + ["--", guest],
@@ -83,7 +87,11 @@ def host(args, out):
                  % rc)
     with open(jsonl) as f:
         runs = [json.loads(l) for l in f if l.strip()]
-    md = kernel_report(runs, args.runs, args.duration)
+    k8 = [r for r in runs if r["scenario"] == "K8"]
+    runs = [r for r in runs if r["scenario"] != "K8"]
+    md = kernel_report(runs, args.runs, args.duration) if runs else ""
+    if k8:
+        md += latency.kernel_report(k8)
     with open(os.path.join(out, "kernel.md"), "w") as f:
         f.write(md)
     say(md + "ovs-bigtcp-bench: results in %s" % out)
@@ -188,8 +196,8 @@ class KernelGuest:
             f.write("# Kernel datapath profiles (TCG VM, perf record -a -g "
                     "-e cpu-clock, whole machine)\n\n")
         for sc in self.args.kernel_scenarios:
-            k = KERNEL_SCENARIOS[sc]
-            if k.slow_path:
+            k = KERNEL_SCENARIOS.get(sc)
+            if k is None or k.slow_path:
                 continue
             for proto in PROTOS:
                 for mod in k.modules:
@@ -211,8 +219,12 @@ class KernelGuest:
     def run(self, path):
         """The rounds, each run a line of PATH (kernel.jsonl)."""
         a = self.args
+        if "K8" in a.kernel_scenarios:
+            latency.kernel_guest(self, path)
         for rnd in range(1, a.runs + 1):
             for sc in a.kernel_scenarios:
+                if sc == "K8":
+                    continue
                 k = KERNEL_SCENARIOS[sc]
                 for proto in PROTOS:
                     for mod in k.modules:

@@ -341,7 +341,10 @@ def goals(summary, protos):
     def p99(proto, state):
         return summary.get((proto, state, SMALL), {}).get("p99_us")
 
-    for proto in protos:
+    for proto in PROTOS:
+        if proto not in protos:
+            rows += _fairness_goal(summary, proto, verdict)
+            continue
         for mixed in ("", "mixed-"):
             pat = _ratio(p99(proto, "patched-%sbulk-big" % mixed),
                          p99(proto, "patched-%sbulk-64k" % mixed))
@@ -366,16 +369,21 @@ def goals(summary, protos):
             "%s (%s against %s)" % (fmt(r, "%.2fx"), fmt(big, "%.0f"),
                                     fmt(off, "%.0f")),
             verdict(None if r is None else r >= 1.2)))
-        pat = summary.get((proto, "fair-patched", None), {}).get("jain")
-        lbr = summary.get((proto, "fair-lbr", None), {}).get("jain")
-        rows.append((
-            "%s: Jain's index of a BIG TCP and a non-BIG flow into one "
-            "64 KiB egress at least 0.9 and at least the Linux bridge's"
-            % proto,
-            "%s (Linux bridge %s)" % (fmt(pat, "%.3f"), fmt(lbr, "%.3f")),
-            verdict(None if pat is None or lbr is None
-                    else pat >= 0.9 and pat >= lbr - 0.01)))
+        rows += _fairness_goal(summary, proto, verdict)
     return rows
+
+
+def _fairness_goal(summary, proto, verdict):
+    pat = summary.get((proto, "fair-patched", None), {}).get("jain")
+    lbr = summary.get((proto, "fair-lbr", None), {}).get("jain")
+    if pat is None and lbr is None:
+        return []
+    return [("%s: Jain's index of a BIG TCP and a non-BIG flow into one "
+             "64 KiB egress at least 0.9 and at least the Linux bridge's"
+             % proto,
+             "%s (Linux bridge %s)" % (fmt(pat, "%.3f"), fmt(lbr, "%.3f")),
+             verdict(None if pat is None or lbr is None
+                     else pat >= 0.9 and pat >= lbr - 0.01))]
 
 
 def report(records, out, args, protos):
@@ -421,7 +429,7 @@ def report(records, out, args, protos):
                          [small["p50_us"], small["p99_us"],
                           small["p999_us"]]))
     fair_rows = [(s, proto, summary.get((proto, s.name, None)))
-                 for s in FAIRNESS for proto in protos]
+                 for s in FAIRNESS for proto in PROTOS]
     fair_rows = [r for r in fair_rows if r[2]]
     if fair_rows:
         md += ["", "## Fairness into one 64 KiB egress", "",
@@ -494,6 +502,107 @@ def judge_smoke(records, out):
     for line in lines:
         say(line)
     return 1 if failed else 0
+
+
+# K8: the kernel datapath's states, each run with both modules (the
+# image's stock openvswitch.ko and ovs-bigtcp's) alternating: A's bulk
+# flow to B's veth with the default 64 KiB limits, without BIG TCP and with
+# it (which stock segments to MSS and ovs-bigtcp resegments), next to the
+# ping-pong from C to D.
+K8_STATES = (("idle", None), ("bulk-64k", NO_BIGTCP), ("bulk-big", BIGTCP))
+K8_MODULES = ("stock", "ovs-bigtcp")
+# The offered load of K8's bulk flow: what the TCG guest carries with and
+# without BIG TCP.
+K8_BULK_RATE = 5 * 10 ** 8
+
+
+def kernel_guest(g, path):
+    """K8, inside the test VM: G is the kernel.KernelGuest; each run a line
+    of PATH (kernel.jsonl) with "scenario": "K8"."""
+    a, t = g.args, g.topo
+    for rnd in range(1, a.runs + 1):
+        for state, bulk in K8_STATES:
+            for mod in K8_MODULES:
+                g.load(mod)
+                ob.kernel_dp(t, g.dpctl)
+                ob.kernel_dp_pair(t, g.dpctl)
+                t.set_gso("A", "a0", bulk or NO_BIGTCP)
+                for size in SIZES:
+                    flow = None
+                    if bulk:
+                        flow = ob.Iperf3(t, "A", "B", "IPv4",
+                                         a.duration + 2, 1,
+                                         rate=K8_BULK_RATE).start()
+                        b0 = t.dev_stat("B", "b0", "rx_bytes")
+                        ob.wait_until(
+                            lambda: t.dev_stat("B", "b0", "rx_bytes") - b0
+                            >= BULK_STARTED // 8,
+                            "the bulk flow A -> B to move %d bytes to b0"
+                            % (BULK_STARTED // 8), timeout=30)
+                    rr = ob.Sockperf(t, "C", "D", "IPv4", size,
+                                     a.duration).run()
+                    res = flow.wait() if flow else None
+                    rr.pop("text")
+                    show = ob.run([g.dpctl, "show", "-s", "kbench"])
+                    r = dataclasses.asdict(LatencyRun(
+                        state="%s-%s" % (mod, state), proto="IPv4",
+                        round=rnd, size=size, rr=rr,
+                        bulk_gbps=res and res["gbps"],
+                        bulk_bytes=res and res["bytes"]))
+                    r.update(scenario="K8", module=mod,
+                             gso=ob.dp_line(show, "gso"),
+                             kernel=os.uname().release)
+                    with open(path, "a") as f:
+                        f.write(json.dumps(r) + "\n")
+                    say("kbench: round %d K8 %s %s: %s (%s)" % (
+                        rnd, mod, state, _line(LatencyRun(
+                            **{k: r[k] for k in ("state", "proto", "round",
+                                                 "size", "rr", "bulk_gbps",
+                                                 "bulk_bytes")})),
+                        " ".join("%s:%d" % kv for kv in r["gso"].items())))
+                ob.kernel_dp_clean(t, g.dpctl)
+
+
+def kernel_report(runs):
+    """kernel.md's K8 section from K8's records of kernel.jsonl."""
+    records = [LatencyRun(**{k: r[k] for k in (
+        "state", "proto", "round", "size", "rr", "bulk_gbps",
+        "bulk_bytes")}) for r in runs]
+    summary = summarize(records)
+    md = ["", "## K8: round-trip time next to a bulk flow (kernel "
+          "datapath)", "",
+          "sockperf ping-pong over TCP from C to D through the datapath, "
+          "round trips in microseconds (under TCG: compare, do not read "
+          "as figures), next to A's bulk flow to B's 64 KiB veth paced to "
+          "%.1f Gbit/s; \"p99 ratio\" is the 64-byte p99 over the same "
+          "module's bulk-64k." % (K8_BULK_RATE / 1e9), "",
+          "| module | state | 64 B p50 | p99 | p99.9 | p99 ratio | "
+          "80,000 B p99 | 80,000 B trans/s | bulk Gbit/s |",
+          "|---|---|---|---|---|---|---|---|---|"]
+    goals_md = []
+    for mod in K8_MODULES:
+        base = summary.get(("IPv4", "%s-bulk-64k" % mod, SMALL), {})
+        for state, _ in K8_STATES:
+            small = summary.get(("IPv4", "%s-%s" % (mod, state), SMALL))
+            large = summary.get(("IPv4", "%s-%s" % (mod, state), LARGE))
+            if not small or not large:
+                continue
+            ratio = _ratio(small["p99_us"], base.get("p99_us"))
+            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                mod, state, fmt(small["p50_us"], "%.0f"),
+                fmt(small["p99_us"], "%.0f"), fmt(small["p999_us"], "%.0f"),
+                fmt(ratio, "%.2fx") if state == "bulk-big" else "-",
+                fmt(large["p99_us"], "%.0f"), fmt(large["tps"], "%.0f"),
+                fmt(small["bulk_gbps"], "%.2f")))
+            if state == "bulk-big" and mod == "ovs-bigtcp":
+                goals_md.append(
+                    "Goal: 64-byte p99 with a BIG TCP bulk flow at most 1.1x "
+                    "that with a bulk flow without, through ovs-bigtcp's "
+                    "module: %s (%s)." % (
+                        "-" if ratio is None else
+                        "PASS" if ratio <= 1.1 else "FAIL",
+                        fmt(ratio, "%.2fx")))
+    return "\n".join(md + [""] + goals_md) + "\n"
 
 
 def run(args, out):
