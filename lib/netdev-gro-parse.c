@@ -197,7 +197,3 @@ netdev_gro_parse(struct dp_packet *p, struct gro_hdrs *h,
     h->payload_len = size - h->hdr_len;
     return GRO_OK;
 }
-
-/* Returns true if the TCP checksum of segment 'p' is valid: the receiving
- * device or kernel said so, or left it to be completed (a packet that a
- * local sender wrote, whose integrity it vouches for), or it adds up. */

@@ -111,7 +111,9 @@ netdev_gro_destroy(struct netdev_gro *gro)
     }
 }
 
-
+/* Returns true if the TCP checksum of segment 'p' is valid: the receiving
+ * device or kernel said so, or left it to be completed (a packet that a
+ * local sender wrote, whose integrity it vouches for), or it adds up. */
 static bool
 gro_tcp_csum_ok(const struct dp_packet *p, const struct gro_hdrs *h)
 {
