@@ -499,7 +499,8 @@ netdev_linux_probe_ipv6_bigtcp(void)
         } else if (result == NETDEV_LINUX_IPV6_BIGTCP_NONE) {
             VLOG_INFO("the kernel does not deliver IPv6 BIG TCP packets "
                       "from AF_PACKET sockets in either framing: IPv6 TSO "
-                      "packets to system ports are resegmented to 64 KiB");
+                      "packets to system ports are resegmented to frames "
+                      "of %d bytes", NETDEV_LINUX_IPV6_PLAIN_MAX_FRAME);
         } else {
             VLOG_INFO("IPv6 BIG TCP packets from AF_PACKET sockets: "
                       "delivered framing: %s, which Open vSwitch writes",

@@ -34,8 +34,9 @@
  * one end to an address of the other, and looks at what the other end's
  * IPv6 stack delivered to a raw socket: the whole packet, or not.
  *
- * The answer bounds the IPv6 TSO limit of system ports (64 KiB where no
- * framing is delivered, see netdev-linux.c) and tells the send path of
+ * The answer bounds the IPv6 TSO limit of system ports (to
+ * NETDEV_LINUX_IPV6_PLAIN_MAX_FRAME where no framing is delivered, see
+ * netdev-linux.c) and tells the send path of
  * system ports and taps which framing to write: the jumbo option where the
  * kernel delivers it (Linux 6.12 and 7.2 deliver both framings), payload
  * length 0 alone where the kernel delivers only that. */
@@ -59,6 +60,13 @@ enum netdev_linux_probe_bigtcp {
                                        * alone, not with the option. */
     NETDEV_LINUX_IPV6_BIGTCP_NONE,    /* Delivered in neither framing. */
 };
+
+/* The IPv6 TSO limit of a system port where the answer is
+ * NETDEV_LINUX_IPV6_BIGTCP_NONE: the largest Ethernet frame whose IPv6
+ * payload length holds its size, which needs no BIG TCP framing (what
+ * Linux's own GRO builds for 64 KiB limits is within it). */
+#define NETDEV_LINUX_IPV6_PLAIN_MAX_FRAME \
+    (ETH_HEADER_LEN + IPV6_HEADER_LEN + UINT16_MAX)
 
 enum netdev_linux_probe_bigtcp netdev_linux_probe_ipv6_bigtcp(void);
 bool netdev_linux_probe_ipv6_plen0(void);

@@ -67,6 +67,11 @@ def _link_tool():
 NO_BIGTCP = 65536
 BIGTCP = _link_tool().GSO_MAX_SIZE
 
+# The IPv6 TSO limit of a system port where the kernel takes IPv6 BIG TCP
+# from AF_PACKET in neither framing: the largest frame whose IPv6 payload
+# length holds its size (NETDEV_LINUX_IPV6_PLAIN_MAX_FRAME).
+IPV6_PLAIN_MAX_FRAME = 14 + 40 + 65535
+
 SIDES = {"A": 1, "B": 2, "C": 3, "D": 4}
 
 
