@@ -37,6 +37,7 @@ fd00::N (A is 1, B 2, C 3).  Every topology:
 """
 
 import importlib.machinery
+import argparse
 import importlib.util
 import json
 import os
@@ -388,6 +389,18 @@ class Session:
         if isinstance(exc, (Error, OSError)):
             sys.exit(1)
         return False
+
+
+def arg_parser(prog, doc):
+    """An argparse parser for a utility whose help is its docstring DOC:
+    its usage is DOC's "usage:" paragraph, and -h or --help (a.help) is
+    for the caller to print DOC."""
+    usage = [para for para in doc.split("\n\n")
+             if para.startswith("usage: ")][0]
+    p = argparse.ArgumentParser(prog=prog, add_help=False,
+                                usage=usage.split("usage: ", 1)[1])
+    p.add_argument("-h", "--help", action="store_true")
+    return p
 
 
 def program(main):
