@@ -17,6 +17,8 @@
 import datetime
 import statistics
 
+import ovs_bigtcp as ob
+
 PROTOS = ("IPv4", "IPv6")
 
 
@@ -39,13 +41,12 @@ def mean_cv(values):
 
 def ports_tso(text):
     """{port: {counter: value}} from the per-port "TSO" lines of "dpctl
-    show -s" (ports without the line are left out)."""
-    ports, port = {}, None
-    for line in text.splitlines():
-        f = line.split()
-        if len(f) >= 3 and f[0] == "port":
-            port = f[2]
-        elif port and f and f[0] == "TSO":
-            ports[port] = {k: int(v) for k, v in
-                           (w.split(":") for w in f[1:] if ":" in w)}
+    show -s" (ovs_bigtcp.parse_dpctl_show()'s "tso_" counters; ports
+    without the line are left out)."""
+    ports = {}
+    for port, c in ob.parse_dpctl_show(text).items():
+        tso = {k[len("tso_"):]: v for k, v in c.items()
+               if k.startswith("tso_")}
+        if tso:
+            ports[port] = tso
     return ports
