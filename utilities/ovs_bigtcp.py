@@ -513,13 +513,18 @@ class Topology:
         return out
 
     def dev_stat(self, side, dev, stat):
-        """The kernel's counter STAT (rx_dropped, ...) of DEV in netns SIDE
-        (None: the root namespace)."""
-        path = "/sys/class/net/%s/statistics/%s" % (dev, stat)
-        if side is None:
-            with open(path) as f:
-                return int(f.read())
-        return int(run(["cat", path], ns=self.ns(side)))
+        """dev_stat() of DEV in netns SIDE (None: the root namespace)."""
+        return dev_stat(None if side is None else self.ns(side), dev, stat)
+
+
+def dev_stat(ns, dev, stat):
+    """The kernel's counter STAT (rx_dropped, ...) of DEV in netns NS (None:
+    the root namespace)."""
+    path = "/sys/class/net/%s/statistics/%s" % (dev, stat)
+    if ns is None:
+        with open(path) as f:
+            return int(f.read())
+    return int(run(["cat", path], ns=ns))
 
 
 def userspace(topo, ovs, b="internal"):

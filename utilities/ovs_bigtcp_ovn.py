@@ -206,8 +206,7 @@ class NetnsChassis:
         pass
 
     def dev_stat(self, dev, stat):
-        return int(run(["cat", "/sys/class/net/%s/statistics/%s"
-                        % (dev, stat)], ns=self.ns))
+        return ovs_bigtcp.dev_stat(self.ns, dev, stat)
 
 
 class Chassis(NetnsChassis):
