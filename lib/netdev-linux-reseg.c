@@ -122,6 +122,68 @@ netdev_linux_reseg_init(struct netdev_linux_reseg *r,
     return netdev_linux_reseg_init_vnet(r, plan, p, mtu, &vnet);
 }
 
+/* Completes the packet headers 'hdr' of a non-tunnel output of 'plan' that
+ * carries 'len' bytes of payload in segments of 'segsz' bytes (0: not a TSO
+ * packet), and its virtio-net header 'vnet': a complete IPv4 header
+ * checksum, the TCP pseudo-header sum for the kernel to complete, and, for
+ * an IPv6 output whose payload length does not fit in 16 bits, the jumbo
+ * option unless 'plen0'.  Returns the length of the headers. */
+static size_t
+reseg_plain_output(const struct dp_packet_reseg_plan *plan, char *hdr,
+                   uint32_t len, uint16_t segsz, bool plen0,
+                   struct virtio_net_hdr *vnet)
+{
+    struct ip_header *ip = ALIGNED_CAST(struct ip_header *,
+                                        hdr + plan->l3_ofs);
+    uint32_t l4_len = plan->hdr_len - plan->l4_ofs + len;
+    size_t hdr_len = plan->hdr_len;
+    size_t l4_ofs = plan->l4_ofs;
+    struct tcp_header *tcp;
+    uint32_t partial;
+
+    if (IP_VER(ip->ip_ihl_ver) == 4) {
+        ip->ip_csum = csum(ip, IP_IHL(ip->ip_ihl_ver) * 4);
+        partial = packet_csum_pseudoheader_l4len(ip, l4_len);
+    } else {
+        struct ovs_16aligned_ip6_hdr *ip6;
+        uint32_t payload;
+
+        ip6 = ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, ip);
+        partial = packet_csum_pseudoheader6_l4len(ip6, IPPROTO_TCP, l4_len);
+        payload = hdr_len - plan->l3_ofs - IPV6_HEADER_LEN + len;
+        if (payload > UINT16_MAX) {
+            netdev_linux_probe_count_tx(!plen0);
+        }
+        if (payload > UINT16_MAX && !plen0) {
+            /* A BIG TCP packet for a kernel that takes the jumbo option
+             * (see netdev-linux-probe.h). */
+            bigtcp_frame_jumbo_hdr(ip6, (hdr_len - plan->l3_ofs
+                                        - IPV6_HEADER_LEN), payload);
+            hdr_len += BIGTCP_JUMBO_HBH_LEN;
+            l4_ofs += BIGTCP_JUMBO_HBH_LEN;
+        }
+    }
+    tcp = ALIGNED_CAST(struct tcp_header *, hdr + l4_ofs);
+    tcp->tcp_csum = ~csum_finish(partial);
+
+    vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vnet->csum_start = (OVS_FORCE __virtio16) l4_ofs;
+    vnet->csum_offset = (OVS_FORCE __virtio16)
+                        offsetof(struct tcp_header, tcp_csum);
+    if (segsz) {
+        vnet->gso_type = (IP_VER(ip->ip_ihl_ver) == 4
+                          ? VIRTIO_NET_HDR_GSO_TCPV4
+                          : VIRTIO_NET_HDR_GSO_TCPV6);
+        vnet->hdr_len = (OVS_FORCE __virtio16) hdr_len;
+        vnet->gso_size = (OVS_FORCE __virtio16) segsz;
+    } else {
+        vnet->gso_type = VIRTIO_NET_HDR_GSO_NONE;
+        vnet->hdr_len = (OVS_FORCE __virtio16) 0;
+        vnet->gso_size = (OVS_FORCE __virtio16) 0;
+    }
+    return hdr_len;
+}
+
 /* Like netdev_linux_reseg_init(), for a port whose virtio-net header is
  * '*vnet_hdr': struct virtio_net_hdr, and zeros for the rest of its length,
  * except for the outputs of a tunnel packet, whose headers
@@ -150,76 +212,25 @@ netdev_linux_reseg_init_vnet(struct netdev_linux_reseg *r,
     r->iov = xmalloc(plan->n_out * NETDEV_LINUX_RESEG_IOVS * sizeof *r->iov);
     r->hdrs = xzalloc_cacheline(plan->n_out * stride);
     for (uint32_t k = 0; k < plan->n_out; k++) {
-        struct virtio_net_hdr *vnet;
-        struct iovec *iov = netdev_linux_reseg_iov(r, k);
         char *buf = r->hdrs + k * stride;
+        struct virtio_net_hdr *vnet = ALIGNED_CAST(struct virtio_net_hdr *,
+                                                   buf);
+        char *hdr = buf + pkt_hdr_ofs;
         size_t hdr_len = plan->hdr_len;
-        size_t l4_ofs = plan->l4_ofs;
-        struct tcp_header *tcp;
-        struct ip_header *ip;
-        uint32_t ofs, len, l4_len, partial;
+        uint32_t ofs, len;
         uint16_t segsz;
-        char *hdr;
 
-        vnet = ALIGNED_CAST(struct virtio_net_hdr *, buf);
-        hdr = buf + pkt_hdr_ofs;
         dp_packet_reseg_headers(plan, p, k, hdr, &ofs, &len, &segsz);
-
         if (plan->tunnel != DP_PACKET_RESEG_TNL_NONE) {
             /* Only a port that takes tunnel TSO packets gets them. */
             ovs_assert(vnet_hdr->tnl_output);
             vnet_hdr->tnl_output(plan, hdr, len, segsz, vnet);
-            netdev_linux_reseg_set_iov(iov, vnet, vnet_hdr->len, hdr,
-                                       hdr_len, p, ofs, len);
-            continue;
-        }
-
-        ip = ALIGNED_CAST(struct ip_header *, hdr + plan->l3_ofs);
-        l4_len = plan->hdr_len - plan->l4_ofs + len;
-        if (IP_VER(ip->ip_ihl_ver) == 4) {
-            ip->ip_csum = csum(ip, IP_IHL(ip->ip_ihl_ver) * 4);
-            partial = packet_csum_pseudoheader_l4len(ip, l4_len);
         } else {
-            struct ovs_16aligned_ip6_hdr *ip6;
-            uint32_t payload;
-
-            ip6 = ALIGNED_CAST(struct ovs_16aligned_ip6_hdr *, ip);
-            partial = packet_csum_pseudoheader6_l4len(ip6, IPPROTO_TCP,
-                                                      l4_len);
-            payload = hdr_len - plan->l3_ofs - IPV6_HEADER_LEN + len;
-            if (payload > UINT16_MAX) {
-                netdev_linux_probe_count_tx(!vnet_hdr->plen0);
-            }
-            if (payload > UINT16_MAX && !vnet_hdr->plen0) {
-                /* A BIG TCP packet for a kernel that takes the jumbo
-                 * option (see netdev-linux-probe.h). */
-                bigtcp_frame_jumbo_hdr(ip6, (hdr_len - plan->l3_ofs
-                                            - IPV6_HEADER_LEN), payload);
-                hdr_len += BIGTCP_JUMBO_HBH_LEN;
-                l4_ofs += BIGTCP_JUMBO_HBH_LEN;
-            }
+            hdr_len = reseg_plain_output(plan, hdr, len, segsz,
+                                         vnet_hdr->plen0, vnet);
         }
-        tcp = ALIGNED_CAST(struct tcp_header *, hdr + l4_ofs);
-        tcp->tcp_csum = ~csum_finish(partial);
-
-        vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-        vnet->csum_start = (OVS_FORCE __virtio16) l4_ofs;
-        vnet->csum_offset = (OVS_FORCE __virtio16)
-                            offsetof(struct tcp_header, tcp_csum);
-        if (segsz) {
-            vnet->gso_type = (IP_VER(ip->ip_ihl_ver) == 4
-                              ? VIRTIO_NET_HDR_GSO_TCPV4
-                              : VIRTIO_NET_HDR_GSO_TCPV6);
-            vnet->hdr_len = (OVS_FORCE __virtio16) hdr_len;
-            vnet->gso_size = (OVS_FORCE __virtio16) segsz;
-        } else {
-            vnet->gso_type = VIRTIO_NET_HDR_GSO_NONE;
-            vnet->hdr_len = (OVS_FORCE __virtio16) 0;
-            vnet->gso_size = (OVS_FORCE __virtio16) 0;
-        }
-
-        netdev_linux_reseg_set_iov(iov, vnet, vnet_hdr->len, hdr, hdr_len,
-                                   p, ofs, len);
+        netdev_linux_reseg_set_iov(netdev_linux_reseg_iov(r, k), vnet,
+                                   vnet_hdr->len, hdr, hdr_len, p, ofs, len);
     }
     return 0;
 }

@@ -147,6 +147,48 @@ inner_ip_matches(const struct dp_packet *b, uint16_t inner_nh,
     }
 }
 
+/* Checks the virtio-net header 'vnet' of a received TCP GSO packet in a UDP
+ * tunnel, 'size' bytes with its outer UDP and inner IP headers at 'outer_th'
+ * and 'inner_nh': a GSO type of both a tunnel and TCP, an inner TCP checksum
+ * to complete, a segment size, and even offsets inside the packet.  Returns 0
+ * if it is good, otherwise drop()'s positive errno value. */
+static int
+check_tunnel_vnet(const struct netdev *netdev,
+                  const struct virtio_net_hdr *vnet, uint32_t size,
+                  uint16_t outer_th, uint16_t inner_nh)
+{
+    uint8_t tnl_type = vnet->gso_type & GSO_UDP_TUNNEL;
+    uint8_t inner_type = vnet->gso_type & ~(GSO_UDP_TUNNEL
+                                            | VIRTIO_NET_HDR_GSO_ECN);
+    uint16_t inner_th = (OVS_FORCE uint16_t) vnet->csum_start;
+    int inner_ver = inner_type == VIRTIO_NET_HDR_GSO_TCPV4 ? 4 : 6;
+
+    if (tnl_type == GSO_UDP_TUNNEL
+        || (inner_type != VIRTIO_NET_HDR_GSO_TCPV4
+            && inner_type != VIRTIO_NET_HDR_GSO_TCPV6)) {
+        return drop(netdev, "of an unsupported GSO type");
+    }
+    if (!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+        || (OVS_FORCE uint16_t) vnet->csum_offset
+           != offsetof(struct tcp_header, tcp_csum)
+        || !vnet->gso_size) {
+        return drop(netdev, "without an inner TCP checksum or segment size");
+    }
+    if (outer_th < ETH_HEADER_LEN + IP_HEADER_LEN
+        || inner_nh < outer_th + UDP_HEADER_LEN + ETH_HEADER_LEN
+        || inner_th < inner_nh + (inner_ver == 4 ? IP_HEADER_LEN
+                                                 : IPV6_HEADER_LEN)
+        || inner_th + TCP_HEADER_LEN > size) {
+        return drop(netdev, "offsets outside the packet");
+    }
+    if ((outer_th | inner_nh | inner_th) & 1) {
+        /* Headers are read in 16-bit words; Ethernet, IP, UDP, VXLAN and
+         * Geneve headers all have even lengths. */
+        return drop(netdev, "offsets that are odd");
+    }
+    return 0;
+}
+
 /* Sets up received packet 'b', behind whose 'vnet' header the kernel put a
  * TCP GSO packet in a UDP tunnel whose outer UDP and inner IP headers are at
  * 'outer_th' and 'inner_nh', as a tunnel TSO packet of Open vSwitch: outer
@@ -172,29 +214,12 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
     const struct udp_header *udp;
     const struct tcp_header *tcp;
     ovs_be16 dl_type;
+    int error;
 
-    if (tnl_type == GSO_UDP_TUNNEL
-        || (inner_type != VIRTIO_NET_HDR_GSO_TCPV4
-            && inner_type != VIRTIO_NET_HDR_GSO_TCPV6)) {
-        return drop(netdev, "of an unsupported GSO type");
-    }
-    if (!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
-        || (OVS_FORCE uint16_t) vnet->csum_offset
-           != offsetof(struct tcp_header, tcp_csum)
-        || !gso_size) {
-        return drop(netdev, "without an inner TCP checksum or segment size");
-    }
-    if (outer_th < ETH_HEADER_LEN + IP_HEADER_LEN
-        || inner_nh < outer_th + UDP_HEADER_LEN + ETH_HEADER_LEN
-        || inner_th < inner_nh + (inner_ver == 4 ? IP_HEADER_LEN
-                                                 : IPV6_HEADER_LEN)
-        || inner_th + TCP_HEADER_LEN > dp_packet_size(b)) {
-        return drop(netdev, "offsets outside the packet");
-    }
-    if ((outer_th | inner_nh | inner_th) & 1) {
-        /* Headers are read in 16-bit words; Ethernet, IP, UDP, VXLAN and
-         * Geneve headers all have even lengths. */
-        return drop(netdev, "offsets that are odd");
+    error = check_tunnel_vnet(netdev, vnet, dp_packet_size(b), outer_th,
+                              inner_nh);
+    if (error) {
+        return error;
     }
 
     /* Flow extraction accepts outer lengths of 0 on a TSO packet over
