@@ -707,10 +707,7 @@ def kernel_dp(topo, dpctl, b="veth", b_gso=None):
         topo.move("B", "b0")
         # The stock module refuses to raise an internal port's limits.
         run([LINK, "bigtcp", "b0"], ns=topo.ns("B"), check=False)
-    for t in ("eth_type(0x0806),arp()", "eth_type(0x0800),ipv4()",
-              "eth_type(0x86dd),ipv6()"):
-        run([dpctl, "add-flow", "kbench", "in_port(1),eth()," + t, "2"])
-        run([dpctl, "add-flow", "kbench", "in_port(2),eth()," + t, "1"])
+    kernel_dp_flows(dpctl, 1, 2)
     topo.host("A", "a0")
     topo.host("B", "b0")
     topo.ping("A", "B", count=1)
@@ -756,6 +753,17 @@ def kernel_tunnel_dp(topo, dpctl):
     topo.ping("A", "B", count=1)
 
 
+def kernel_dp_flows(dpctl, a, b):
+    """Flows of datapath "kbench" between its ports A and B, both ways:
+    ARP, IPv4 and IPv6."""
+    for t in ("eth_type(0x0806),arp()", "eth_type(0x0800),ipv4()",
+              "eth_type(0x86dd),ipv6()"):
+        run([dpctl, "add-flow", "kbench", "in_port(%d),eth(),%s" % (a, t),
+             str(b)])
+        run([dpctl, "add-flow", "kbench", "in_port(%d),eth(),%s" % (b, t),
+             str(a)])
+
+
 def kernel_dp_pair(topo, dpctl):
     """Two more hosts on kernel_dp()'s datapath: C's c0 and D's d0, veths
     whose peers ovs-c0 and ovs-d0 are its ports 3 and 4, with flows
@@ -764,10 +772,7 @@ def kernel_dp_pair(topo, dpctl):
         dev = side.lower() + "0"
         topo.veth(side, dev, "ovs-" + dev)
         run([dpctl, "add-if", "kbench", "ovs-" + dev])
-    for t in ("eth_type(0x0806),arp()", "eth_type(0x0800),ipv4()",
-              "eth_type(0x86dd),ipv6()"):
-        run([dpctl, "add-flow", "kbench", "in_port(3),eth()," + t, "4"])
-        run([dpctl, "add-flow", "kbench", "in_port(4),eth()," + t, "3"])
+    kernel_dp_flows(dpctl, 3, 4)
     topo.host("C", "c0")
     topo.host("D", "d0")
     topo.ping("C", "D", count=1)

@@ -50,3 +50,15 @@ def ports_tso(text):
         if tso:
             ports[port] = tso
     return ports
+
+
+def write_verdicts(lines, passed, failed, path):
+    """Prints LINES, one per check, and "N passed, N failed" (PASSED and
+    FAILED), and writes them into PATH.  Returns 1 if a check failed, else
+    0."""
+    lines = lines + ["%d passed, %d failed" % (passed, failed)]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for line in lines:
+        say(line)
+    return 1 if failed else 0

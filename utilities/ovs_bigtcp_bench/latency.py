@@ -42,8 +42,9 @@ from typing import Optional
 import ovs_bigtcp as ob
 from ovs_bigtcp import BIGTCP, NO_BIGTCP
 
-from .common import PROTOS, fmt, now_utc, say
+from .common import PROTOS, fmt, now_utc, say, write_verdicts
 from .report import host_facts, svg_bars
+from .userspace import start_switch
 
 # The two message sizes: the smallest that shows queueing, and the
 # request and response size of BIG TCP's upstream motivation (netperf
@@ -172,12 +173,7 @@ class LatencyBench:
             for side in ("C", "D"):
                 ob.add_bridge_host(t, side, side.lower() + "0")
             return
-        tree = os.path.join(ob.TOP, "_build",
-                            "ovs-stock" if build == "stock" else "ovs")
-        self.ovs = self.session.start_ovs(tree, build)
-        if self.cpu_ovs is not None:
-            ob.run(["taskset", "-a", "-p", "-c", self.cpu_ovs,
-                    self.ovs.pid()])
+        self.ovs = start_switch(self.session, build, self.cpu_ovs)
         ob.userspace(t, self.ovs, b=b)
         for side in ("C", "D"):
             ob.add_veth_host(t, self.ovs, side, side.lower() + "0")
@@ -496,12 +492,8 @@ def judge_smoke(records, out):
             lines.append("S7 %s %s: %s" % (SMOKE, what,
                                            "ok" if ok else "FAILED"))
             passed, failed = passed + bool(ok), failed + (not ok)
-    lines.append("%d passed, %d failed" % (passed, failed))
-    with open(os.path.join(out, "latency-smoke.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    for line in lines:
-        say(line)
-    return 1 if failed else 0
+    return write_verdicts(lines, passed, failed,
+                          os.path.join(out, "latency-smoke.txt"))
 
 
 # K8: the kernel datapath's states, each run with both modules (the

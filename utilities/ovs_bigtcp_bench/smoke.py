@@ -24,7 +24,7 @@ is judged."""
 
 import os
 
-from .common import PROTOS, say
+from .common import PROTOS, write_verdicts
 from .states import STATES
 
 # The largest frame of a GSO packet within a 64 KiB limit: the packet and
@@ -101,9 +101,5 @@ def judge(records, out):
                       p["lost"] == 0)
             for what, test in EXPECT[s.name]:
                 check("%s: %s" % (label, what % p), bool(test(p)))
-    lines.append("%d passed, %d failed" % (passed, failed))
-    with open(os.path.join(out, "smoke.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    for line in lines:
-        say(line)
-    return 1 if failed else 0
+    return write_verdicts(lines, passed, failed,
+                          os.path.join(out, "smoke.txt"))

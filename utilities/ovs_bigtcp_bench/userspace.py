@@ -33,6 +33,17 @@ from .smoke import SMOKE_STATES
 from .states import GROUPS, NO_TSO, STATES
 
 
+def start_switch(session, build, cpu):
+    """Starts BUILD's ovs-vswitchd ("stock" or "patched") in SESSION, its
+    threads pinned to CPU if not None; returns its ovs_bigtcp.Ovs."""
+    tree = os.path.join(ob.TOP, "_build",
+                        "ovs-stock" if build == "stock" else "ovs")
+    ovs = session.start_ovs(tree, build)
+    if cpu is not None:
+        ob.run(["taskset", "-a", "-p", "-c", cpu, ovs.pid()])
+    return ovs
+
+
 class UserspaceBench:
     """The userspace states, run in SESSION (an ovs_bigtcp.Session)."""
 
@@ -58,12 +69,7 @@ class UserspaceBench:
         if topo == "lbr":
             ob.linux_bridge(self.topo)
             return
-        tree = os.path.join(ob.TOP, "_build",
-                            "ovs-stock" if build == "stock" else "ovs")
-        self.ovs = self.session.start_ovs(tree, build)
-        if self.cpu_ovs is not None:
-            ob.run(["taskset", "-a", "-p", "-c", self.cpu_ovs,
-                    self.ovs.pid()])
+        self.ovs = start_switch(self.session, build, self.cpu_ovs)
         ob.userspace(self.topo, self.ovs, b=topo)
 
     def stop(self):
