@@ -806,6 +806,12 @@ def kernel_slow_path(topo, ovs):
     topo.ping("A", "B", count=1)
 
 
+def bounded(ns, limit, pin):
+    """The start of a command line that runs a program in netns NS,
+    killed after LIMIT seconds, with PIN (a taskset prefix, or [])."""
+    return ["ip", "netns", "exec", ns, "timeout", str(limit)] + pin
+
+
 class Iperf3:
     """One iperf3 TCP flow from netns SRC to DST's address of PROTO for
     SECS seconds after OMIT that are not counted, client and server pinned
@@ -830,16 +836,14 @@ class Iperf3:
 
     def start(self):
         self.server = subprocess.Popen(
-            ["ip", "netns", "exec", self.topo.ns(self.dst), "timeout",
-             str(self.limit + 5)] + self.pin
+            bounded(self.topo.ns(self.dst), self.limit + 5, self.pin)
             + ["iperf3", "-s", "-1", "-B", self.addr, "-p", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # A server that exits first fails the flow, which wait() reports.
         wait_listening(self.topo.ns(self.dst), self.port, self.server,
                        "iperf3 -s on %s" % self.addr)
         self.client = subprocess.Popen(
-            ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
-             str(self.limit)] + self.pin
+            bounded(self.topo.ns(self.src), self.limit, self.pin)
             + ["iperf3", "-c", self.addr, "-p", str(self.port),
                "-t", str(self.secs), "-O", str(self.omit), "-J"]
             + self.length + self.rate,
@@ -890,16 +894,14 @@ class Sockperf:
 
     def start(self):
         self.server = subprocess.Popen(
-            ["ip", "netns", "exec", self.topo.ns(self.dst), "timeout",
-             str(self.limit + 5)] + self.pin
+            bounded(self.topo.ns(self.dst), self.limit + 5, self.pin)
             + ["sockperf", "server", "--tcp", "-i", self.addr, "-p",
                str(self.PORT), "-m", str(max(self.size, 65507))],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_listening(self.topo.ns(self.dst), self.PORT, self.server,
                        "sockperf server on %s" % self.addr)
         self.client = subprocess.Popen(
-            ["ip", "netns", "exec", self.topo.ns(self.src), "timeout",
-             str(self.limit)] + self.pin
+            bounded(self.topo.ns(self.src), self.limit, self.pin)
             + ["sockperf", "ping-pong", "--tcp", "-i", self.addr, "-p",
                str(self.PORT), "-m", str(self.size), "-t", str(self.secs),
                "--full-rtt", "--no-rdtsc"],

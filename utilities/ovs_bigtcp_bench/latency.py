@@ -536,30 +536,28 @@ def kernel_guest(g, path):
                     res = flow.wait() if flow else None
                     rr.pop("text")
                     show = ob.run([g.dpctl, "show", "-s", "kbench"])
-                    r = dataclasses.asdict(LatencyRun(
+                    run = LatencyRun(
                         state="%s-%s" % (mod, state), proto="IPv4",
                         round=rnd, size=size, rr=rr,
                         bulk_gbps=res and res["gbps"],
-                        bulk_bytes=res and res["bytes"]))
-                    r.update(scenario="K8", module=mod,
-                             gso=ob.dp_line(show, "gso"),
-                             kernel=os.uname().release)
+                        bulk_bytes=res and res["bytes"])
+                    gso = ob.dp_line(show, "gso")
                     with open(path, "a") as f:
-                        f.write(json.dumps(r) + "\n")
+                        f.write(json.dumps(dict(
+                            dataclasses.asdict(run), scenario="K8",
+                            module=mod, gso=gso,
+                            kernel=os.uname().release)) + "\n")
                     say("kbench: round %d K8 %s %s: %s (%s)" % (
-                        rnd, mod, state, _line(LatencyRun(
-                            **{k: r[k] for k in ("state", "proto", "round",
-                                                 "size", "rr", "bulk_gbps",
-                                                 "bulk_bytes")})),
-                        " ".join("%s:%d" % kv for kv in r["gso"].items())))
+                        rnd, mod, state, _line(run),
+                        " ".join("%s:%d" % kv for kv in gso.items())))
                 ob.kernel_dp_clean(t, g.dpctl)
 
 
 def kernel_report(runs):
     """kernel.md's K8 section from K8's records of kernel.jsonl."""
-    records = [LatencyRun(**{k: r[k] for k in (
-        "state", "proto", "round", "size", "rr", "bulk_gbps",
-        "bulk_bytes")}) for r in runs]
+    fields = [f.name for f in dataclasses.fields(LatencyRun)]
+    records = [LatencyRun(**{k: r[k] for k in fields if k in r})
+               for r in runs]
     summary = summarize(records)
     md = ["", "## K8: round-trip time next to a bulk flow (kernel "
           "datapath)", "",
