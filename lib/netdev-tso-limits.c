@@ -56,6 +56,7 @@ netdev_tso_limits_init(struct netdev_tso_limits *l)
     l->dev_max_size = NETDEV_TSO_DEFAULT_MAX_SIZE;
     l->dev_ipv4_max_size = NETDEV_TSO_DEFAULT_MAX_SIZE;
     l->dev_max_segs = GSO_MAX_SEGS;
+    l->dev_reported = false;
     l->user_max_size = 0;
     l->user_max_segs = 0;
     atomic_init(&l->max_size, NETDEV_TSO_DEFAULT_MAX_SIZE);
@@ -102,9 +103,11 @@ lower(uint32_t dev, uint32_t user)
 }
 
 /* Recomputes the limits in effect of 'netdev' and signals a change to its
- * users if they changed. */
+ * users if they changed.  The change is logged, at debug level only if
+ * 'first' (the provider's first report of a port's limits, which every
+ * port gets when it is opened: netdev-tso/show lists them). */
 static void
-update(struct netdev *netdev)
+update(struct netdev *netdev, bool first)
 {
     struct netdev_tso_limits *l = &netdev->tso_limits;
     uint32_t old_size, old_ipv4_size, old_segs;
@@ -121,9 +124,10 @@ update(struct netdev *netdev)
         atomic_store_relaxed(&l->max_size, size);
         atomic_store_relaxed(&l->ipv4_max_size, ipv4_size);
         atomic_store_relaxed(&l->max_segs, segs);
-        VLOG_INFO("%s: TSO limits %"PRIu32" bytes (IPv4 %"PRIu32"), "
-                  "%"PRIu32" segments", netdev_get_name(netdev), size,
-                  ipv4_size, segs);
+        VLOG(first ? VLL_DBG : VLL_INFO,
+             "%s: TSO limits %"PRIu32" bytes (IPv4 %"PRIu32"), "
+             "%"PRIu32" segments", netdev_get_name(netdev), size,
+             ipv4_size, segs);
         netdev_change_seq_changed(netdev);
     }
 }
@@ -137,12 +141,14 @@ netdev_tso_limits_set_dev(struct netdev *netdev, uint32_t max_size,
                           uint32_t ipv4_max_size, uint32_t max_segs)
 {
     struct netdev_tso_limits *l = &netdev->tso_limits;
+    bool first = !l->dev_reported;
 
     l->dev_max_size = max_size ? max_size : NETDEV_TSO_DEFAULT_MAX_SIZE;
     l->dev_ipv4_max_size = (ipv4_max_size ? ipv4_max_size
                             : NETDEV_TSO_DEFAULT_MAX_SIZE);
     l->dev_max_segs = max_segs ? max_segs : GSO_MAX_SEGS;
-    update(netdev);
+    l->dev_reported = true;
+    update(netdev, first);
 }
 
 const char *
@@ -263,7 +269,7 @@ netdev_tso_limits_set_config(struct netdev *netdev, struct smap *args)
     if (size != l->user_max_size || segs != l->user_max_segs) {
         l->user_max_size = size;
         l->user_max_segs = segs;
-        update(netdev);
+        update(netdev, false);
         /* Even where the limits in effect stay, those who act on the
          * options themselves (a kernel datapath tunnel port's device, see
          * netdev_tso_limits_get_user_max_size()) learn of the change. */

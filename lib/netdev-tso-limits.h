@@ -89,6 +89,7 @@ struct netdev_tso_limits {
     uint32_t dev_max_size;         /* Bytes, IPv6 and other. */
     uint32_t dev_ipv4_max_size;    /* Bytes, IPv4. */
     uint32_t dev_max_segs;         /* Segments. */
+    bool dev_reported;             /* The provider has set them once. */
 
     /* What the user configured, 0 if nothing. */
     uint32_t user_max_size;
