@@ -20,6 +20,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/netdev-gro.c \
 	lib/netdev-gro-parse.c \
 	lib/netdev-gro-port.c \
+	lib/netdev-gro-port.h \
 	lib/netdev-gro-private.h \
 	lib/netdev-gro.h \
 	lib/netdev-jumbo.c \

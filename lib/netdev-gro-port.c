@@ -15,12 +15,13 @@
  */
 
 #include <config.h>
-#include "netdev-gro.h"
+#include "netdev-gro-port.h"
 
 #include <errno.h>
 #include <string.h>
 
 #include "dp-packet.h"
+#include "netdev-gro.h"
 #include "netdev-provider.h"
 #include "netdev-show.h"
 #include "openvswitch/dynamic-string.h"

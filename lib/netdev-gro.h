@@ -64,27 +64,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ovs-atomic.h"
 
 struct dp_packet;
 struct dp_packet_batch;
-struct netdev;
-struct netdev_custom_stats;
-struct netdev_rxq;
-struct smap;
-
-/* GRO configuration and counters of one netdev, embedded in struct
- * netdev. */
-struct netdev_gro_config {
-    atomic_uint32_t max_size;      /* Interface option "gro-max-size", 0 if
-                                    * GRO is off. */
-    atomic_bool keep_segs;         /* Interface option "gro-keep-segments":
-                                    * coalesced packets keep their
-                                    * segments (dp-packet-segs.h). */
-    char *error;                   /* Why an option was ignored, or NULL. */
-    atomic_uint64_t n_packets;     /* Coalesced packets received. */
-    atomic_uint64_t n_segments;    /* The segments in them. */
-};
 
 /* Most packets received in a row for one netdev_rxq_recv(): 16 batches. */
 #define NETDEV_GRO_MAX_PACKETS 512
@@ -102,19 +84,5 @@ size_t netdev_gro_pop(struct netdev_gro *, struct dp_packet_batch *);
 size_t netdev_gro_n_pending(const struct netdev_gro *);
 void netdev_gro_take_counts(struct netdev_gro *, uint64_t *packets,
                             uint64_t *segments);
-
-/* GRO on a port (lib/netdev-gro-port.c), for lib/netdev.c. */
-void netdev_gro_config_init(struct netdev_gro_config *);
-void netdev_gro_config_destroy(struct netdev_gro_config *);
-void netdev_gro_set_config(struct netdev *, struct smap *args);
-const char *netdev_gro_get_error(const struct netdev *);
-void netdev_gro_get_status(const struct netdev *, struct smap *);
-void netdev_gro_append_custom_stats(const struct netdev *,
-                                    struct netdev_custom_stats *);
-void netdev_gro_register_commands(void);
-int netdev_gro_rxq_recv(struct netdev_rxq *, struct dp_packet_batch *,
-                        int *qfill);
-bool netdev_gro_rxq_active(const struct netdev_rxq *);
-bool netdev_gro_rxq_has_pending(const struct netdev_rxq *);
 
 #endif /* netdev-gro.h */
