@@ -40,7 +40,6 @@ import os
 import re
 import struct
 import subprocess
-import time
 
 import ovs_bigtcp
 from ovs_bigtcp import Error, run
@@ -184,14 +183,19 @@ def _stop_pidfile(path):
     except (OSError, ValueError):
         return
     ovs_bigtcp.kill(pid)
-    for _ in range(50):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
+    try:
+        ovs_bigtcp.wait_until(lambda: not _alive(pid),
+                              "process %d to exit" % pid, timeout=5)
+    except ovs_bigtcp.Error:
         ovs_bigtcp.kill(pid, 9)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 class NetnsChassis:
