@@ -34,7 +34,6 @@
 #include "netdev-linux.h"
 #include "netdev-linux-tnl-probe.h"
 #include "netdev-tso-limits.h"
-#include "netdev-vport.h"
 #include "openvswitch/vlog.h"
 #include "packets.h"
 #include "unaligned.h"
@@ -189,13 +188,50 @@ check_tunnel_vnet(const struct netdev *netdev,
     return 0;
 }
 
+/* Marks received packet 'b' as VXLAN or Geneve by its tunnel header, which
+ * sits between its outer UDP header at 'outer_th' and its inner Ethernet
+ * header (its inner IP header is at 'inner_nh'), and returns true; returns
+ * false if the header is neither.  Not by the UDP port: the kernel's
+ * tunnel devices can use any (Linux's VXLAN devices used 8472 by default),
+ * whatever ports Open vSwitch's own tunnel ports use.
+ *
+ * The two cannot be mistaken.  A VXLAN header is 8 bytes with the I flag
+ * (bit 3 of its first byte) set, and not VXLAN-GPE's P flag (bit 2: a GPE
+ * packet need not carry Ethernet).  A Geneve header is 8 bytes plus 4 per
+ * unit of its option length (the low 6 bits of the first byte, whose top 2
+ * bits are the version, 0) and says it carries Ethernet: one of 8 bytes
+ * has a first byte of 0. */
+static bool
+set_udp_tunnel_kind(struct dp_packet *b, uint16_t outer_th,
+                    uint16_t inner_nh)
+{
+    uint16_t ofs = outer_th + UDP_HEADER_LEN;
+    uint16_t len = inner_nh - ETH_HEADER_LEN - ofs;
+    const uint8_t *h = dp_packet_at(b, ofs, 4);
+
+    if (!h || len < 8) {
+        return false;
+    }
+    if (len == sizeof(struct vxlanhdr) && h[0] & (VXLAN_FLAGS >> 24)
+        && !(h[0] & (VXLAN_HF_GPE >> 24))) {
+        dp_packet_tunnel_set_vxlan(b);
+        return true;
+    }
+    if (h[0] >> 6 == 0 && len == 8 + (h[0] & 0x3f) * 4
+        && (h[2] << 8 | h[3]) == ETH_TYPE_TEB) {
+        dp_packet_tunnel_set_geneve(b);
+        return true;
+    }
+    return false;
+}
+
 /* Sets up received packet 'b', behind whose 'vnet' header the kernel put a
  * TCP GSO packet in a UDP tunnel whose outer UDP and inner IP headers are at
  * 'outer_th' and 'inner_nh', as a tunnel TSO packet of Open vSwitch: outer
  * offsets from its headers, inner offsets from the header, the inner TCP
  * checksum partial, the outer UDP checksum partial if the tunnel has
  * checksums (its field holds the pseudo-header sum, as Linux leaves it for
- * the segments) and the tunnel kind from the UDP port.  A packet of one
+ * the segments) and the tunnel kind from its header.  A packet of one
  * segment gets its inner TCP checksum completed instead.  Returns 0 if
  * successful, otherwise a positive errno value: the packet is to be
  * dropped. */
@@ -246,12 +282,9 @@ parse_tunnel_gso(struct dp_packet *b, const struct netdev *netdev,
         return drop(netdev, "that does not match the packet's headers");
     }
 
-    if (udp->udp_dst == htons(GENEVE_DST_PORT)) {
-        dp_packet_tunnel_set_geneve(b);
-    } else if (udp->udp_dst == htons(VXLAN_DST_PORT)) {
-        dp_packet_tunnel_set_vxlan(b);
-    } else {
-        return drop(netdev, "for a UDP port that is not VXLAN's or Geneve's");
+    if (!set_udp_tunnel_kind(b, outer_th, inner_nh)) {
+        return drop(netdev, "with a tunnel header neither VXLAN's nor "
+                    "Geneve's");
     }
 
     b->inner_l3_ofs = inner_nh;

@@ -19,6 +19,7 @@ of 0 among them, for the tunnel autotests, and hands them to a dummy port.
 usage: bigtcp-tnl.py vnet-hdr [--outer 4|6] [--mss N]
        bigtcp-tnl.py receive CTL PORT [--outer 4|6] [--payload N]
                      [--ip-len N] [--udp-len N] [--inner-len N] [--csum]
+                     [--tunnel geneve|vxlan|none] [--dst-port N]
        bigtcp-tnl.py frame [the same options as receive]
        bigtcp-tnl.py send DEV COUNT --to IPV4 --to-mac MAC [--from IPV4]
                      [the same options as receive]
@@ -39,7 +40,10 @@ not fit in 16 bits, as Linux 7.3 writes them; --ip-len, --udp-len and
 --inner-len put a lie in the outer IP, outer UDP or inner IP length
 instead.  The inner TCP checksum field holds the pseudo-header sum, as the
 kernel leaves it for the segments, unless --csum: then it is complete, as
-on a packet that is not GSO.  "frame" prints the frame in hex instead.
+on a packet that is not GSO.  --tunnel vxlan makes it VXLAN (VNI 123),
+--tunnel none puts 8 bytes of zeros where the tunnel header goes, and
+--dst-port sets the outer UDP destination port (by default IANA's for the
+tunnel, 6081 or 4789).  "frame" prints the frame in hex instead.
 
 "send" writes the frame COUNT times on DEV through an AF_PACKET socket (run
 it in DEV's namespace), over IPv4 from --from (DEV's first IPv4 address if
@@ -58,6 +62,9 @@ SRC_MAC = bytes.fromhex("aa66aa660001")
 DST_MAC = bytes.fromhex("aa66aa660000")
 INNER_MACS = bytes.fromhex("0a8f394fe073") + bytes.fromhex("8abf7e2f0584")
 GENEVE_HDR = struct.pack("!BBHI", 0, 0, 0x6558, 123 << 8)
+VXLAN_HDR = struct.pack("!BBHI", 0x08, 0, 0, 123 << 8)
+TUNNELS = {"geneve": (GENEVE_HDR, 6081), "vxlan": (VXLAN_HDR, 4789),
+           "none": (bytes(8), 6081)}
 TUNNEL_GSO = {4: 0x20, 6: 0x40}
 
 
@@ -120,8 +127,11 @@ def build(args):
     tcp = tcp[:16] + struct.pack("!H", tcp_csum) + tcp[18:]
     inner = INNER_MACS + b"\x08\x00" + ip + tcp + payload
 
-    udp_len = 8 + len(GENEVE_HDR) + len(inner)
-    udp = struct.pack("!HHHH", 57363, 6081, len16(udp_len), 0)
+    tnl_hdr, port = TUNNELS[getattr(args, "tunnel", "geneve")]
+    if getattr(args, "dst_port", None) is not None:
+        port = args.dst_port
+    udp_len = 8 + len(tnl_hdr) + len(inner)
+    udp = struct.pack("!HHHH", 57363, port, len16(udp_len), 0)
     if args.udp_len is not None:
         udp = udp[:4] + struct.pack("!H", args.udp_len) + udp[6:]
     if args.outer == 4:
@@ -140,7 +150,7 @@ def build(args):
                + socket.inet_pton(socket.AF_INET6, "2001:cafe::88"))
         eth_type = b"\x86\xdd"
     macs = getattr(args, "macs", DST_MAC + SRC_MAC)
-    return macs + eth_type + oip + udp + GENEVE_HDR + inner
+    return macs + eth_type + oip + udp + tnl_hdr + inner
 
 
 def send(args):
@@ -185,6 +195,8 @@ def main():
         p.add_argument("--udp-len", type=int)
         p.add_argument("--inner-len", type=int)
         p.add_argument("--csum", action="store_true")
+        p.add_argument("--tunnel", choices=sorted(TUNNELS), default="geneve")
+        p.add_argument("--dst-port", type=int)
     args = parser.parse_args()
 
     if args.cmd == "vnet-hdr":
