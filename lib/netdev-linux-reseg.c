@@ -41,6 +41,7 @@ VLOG_DEFINE_THIS_MODULE(netdev_linux_reseg);
 
 COVERAGE_DEFINE(netdev_linux_reseg_zerocopy);
 COVERAGE_DEFINE(netdev_linux_tx_fallback);
+COVERAGE_DEFINE(netdev_linux_reseg_step);
 
 /* Refusals that "netdev-linux/inject-tx-refusal" asked for: port name to
  * the number of outputs over 64 KiB still to refuse.  'n_injected' is their
@@ -344,13 +345,46 @@ send_fallback(struct netdev *netdev, const struct netdev_linux_reseg *r,
     return error;
 }
 
+/* Sends output 'k' of 'r' (initialized for packet 'p' and MTU 'mtu') to
+ * Linux port 'netdev' through 'send'.  An output over 64 KiB that the
+ * kernel refuses to take whole (see netdev-linux-reseg.h) is sent again as
+ * outputs of at most 64 KiB and counted as a fallback.  Returns 0 if
+ * successful, otherwise a positive errno value. */
+static int
+send_output(struct netdev *netdev, const struct netdev_linux_reseg *r,
+            uint32_t k, const struct dp_packet *p, int mtu,
+            netdev_linux_reseg_send_cb *send, void *aux)
+{
+    const struct iovec *iov = netdev_linux_reseg_iov(r, k);
+    size_t size = iov_size(iov, NETDEV_LINUX_RESEG_IOVS);
+    int error;
+
+    error = inject_refusal(netdev, size);
+    if (!error) {
+        error = send(aux, iov, NETDEV_LINUX_RESEG_IOVS);
+    }
+    if (error && refused_as_too_big(error, size)) {
+        error = send_fallback(netdev, r, k, p, mtu, send, aux);
+    }
+    return error;
+}
+
+/* Counts the resegmentation of a packet into the outputs of 'r'. */
+static void
+count_reseg(struct netdev *netdev, const struct netdev_linux_reseg *r)
+{
+    if (r->plan.n_out > 1) {
+        COVERAGE_INC(netdev_linux_reseg_zerocopy);
+        netdev_tso_limits_count_reseg(netdev, r->plan.n_out);
+    }
+}
+
 /* Sends the outputs that 'r' (initialized for packet 'p' and MTU 'mtu')
- * holds to Linux port 'netdev', each through 'send', in order, and counts
- * a resegmented packet in the port's statistics.  An output over 64 KiB
- * that the kernel refuses to take whole (see netdev-linux-reseg.h) is sent
- * again as outputs of at most 64 KiB and counted as a fallback.  Returns 0
- * if every output was sent, otherwise the positive errno value of the send
- * that failed, after which nothing more was sent. */
+ * holds to Linux port 'netdev', each through 'send', in order (see
+ * send_output()), and counts a resegmented packet in the port's
+ * statistics.  Returns 0 if every output was sent, otherwise the positive
+ * errno value of the send that failed, after which nothing more was
+ * sent. */
 int
 netdev_linux_reseg_send(struct netdev *netdev,
                         const struct netdev_linux_reseg *r,
@@ -359,21 +393,9 @@ netdev_linux_reseg_send(struct netdev *netdev,
 {
     int error = 0;
 
-    if (r->plan.n_out > 1) {
-        COVERAGE_INC(netdev_linux_reseg_zerocopy);
-        netdev_tso_limits_count_reseg(netdev, r->plan.n_out);
-    }
+    count_reseg(netdev, r);
     for (uint32_t k = 0; !error && k < r->plan.n_out; k++) {
-        const struct iovec *iov = netdev_linux_reseg_iov(r, k);
-        size_t size = iov_size(iov, NETDEV_LINUX_RESEG_IOVS);
-
-        error = inject_refusal(netdev, size);
-        if (!error) {
-            error = send(aux, iov, NETDEV_LINUX_RESEG_IOVS);
-        }
-        if (error && refused_as_too_big(error, size)) {
-            error = send_fallback(netdev, r, k, p, mtu, send, aux);
-        }
+        error = send_output(netdev, r, k, p, mtu, send, aux);
     }
     return error;
 }
@@ -392,11 +414,14 @@ drop_packet(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
 }
 
 /* Sends 'p' to 'port' as the outputs of 'plan' (see netdev_linux_reseg_send()
- * for their order and the kernel's refusals). */
+ * for their order and the kernel's refusals).  With 'steps', a packet of
+ * more than one output is sent in steps: only its first output is sent
+ * now, and 'steps' takes 'p' (see netdev_linux_reseg_steps_send()). */
 static int
 send_cut(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
-         const struct dp_packet *p, int mtu,
-         const struct dp_packet_reseg_plan *plan)
+         struct dp_packet *p, int mtu,
+         const struct dp_packet_reseg_plan *plan,
+         struct netdev_linux_reseg_steps *steps)
 {
     struct netdev_linux_reseg_vnet vnet = port->vnet;
     struct netdev_linux_reseg r;
@@ -408,6 +433,17 @@ send_cut(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
     if (OVS_UNLIKELY(error)) {
         drop_packet(netdev, port, "Resegmenting TSO packet", error);
         error = 0;
+    } else if (steps && r.plan.n_out > 1) {
+        count_reseg(netdev, &r);
+        error = send_output(netdev, &r, 0, p, mtu, port->send, port->aux);
+        if (!error) {
+            ovs_assert(!steps->packet);
+            steps->packet = p;
+            steps->r = r;
+            steps->next = 1;
+            steps->mtu = mtu;
+            return 0;
+        }
     } else {
         error = netdev_linux_reseg_send(netdev, &r, p, mtu, port->send,
                                         port->aux);
@@ -455,7 +491,7 @@ send_segments(struct netdev *netdev,
 
         error = (netdev_linux_reseg_plan(netdev, seg, &plan)
                  == NETDEV_TSO_ZC_CUT
-                 ? send_cut(netdev, port, seg, mtu, &plan)
+                 ? send_cut(netdev, port, seg, mtu, &plan, NULL)
                  : send_whole(netdev, port, seg, mtu));
         if (error) {
             break;
@@ -473,18 +509,78 @@ send_segments(struct netdev *netdev,
  * the MTU 'mtu', a virtio-net header cannot describe it) is dropped,
  * counted in the port's tx_dropped and logged; that is not an error.
  * Returns 0 if successful, otherwise the positive errno value of the send
- * that failed, after which nothing more of 'p' was sent.  'p' is left to
- * the caller. */
+ * that failed, after which nothing more of 'p' was sent.
+ *
+ * With 'steps' (which must hold no packet), a packet cut into more than one
+ * output is sent in steps: this sends its first output, and 'steps' takes
+ * 'p' for netdev_linux_reseg_steps_send() to send the rest.  Otherwise, 'p'
+ * is left to the caller. */
 int
 netdev_linux_reseg_send_packet(struct netdev *netdev,
                                const struct netdev_linux_reseg_port *port,
                                struct dp_packet *p, int mtu,
                                enum netdev_tso_zerocopy zc,
-                               const struct dp_packet_reseg_plan *plan)
+                               const struct dp_packet_reseg_plan *plan,
+                               struct netdev_linux_reseg_steps *steps)
 {
     return (zc == NETDEV_TSO_ZC_CUT
-            ? send_cut(netdev, port, p, mtu, plan)
+            ? send_cut(netdev, port, p, mtu, plan, steps)
             : send_segments(netdev, port, p, mtu));
+}
+
+/* Frees the packet that 'steps' holds, if any, and its outputs. */
+static void
+steps_clear(struct netdev_linux_reseg_steps *steps)
+{
+    if (steps->packet) {
+        netdev_linux_reseg_destroy(&steps->r);
+        dp_packet_delete(steps->packet);
+        steps->packet = NULL;
+    }
+}
+
+void
+netdev_linux_reseg_steps_init(struct netdev_linux_reseg_steps *steps)
+{
+    steps->packet = NULL;
+}
+
+/* Frees what 'steps' holds, without sending it. */
+void
+netdev_linux_reseg_steps_destroy(struct netdev_linux_reseg_steps *steps)
+{
+    steps_clear(steps);
+}
+
+/* Sends at most 'max' more outputs of the packet that 'steps' holds through
+ * 'port', in order, and frees the packet once its last output is sent.  If
+ * a send fails, the rest of the packet is dropped, counted in the port's
+ * tx_dropped and logged.  Returns 0 if successful, otherwise the positive
+ * errno value of the send that failed. */
+int
+netdev_linux_reseg_steps_send(struct netdev *netdev,
+                              const struct netdev_linux_reseg_port *port,
+                              struct netdev_linux_reseg_steps *steps,
+                              uint32_t max)
+{
+    uint32_t n_out = steps->packet ? steps->r.plan.n_out : 0;
+    int error = 0;
+
+    for (uint32_t n = 0; steps->next < n_out && n < max; n++) {
+        error = send_output(netdev, &steps->r, steps->next, steps->packet,
+                            steps->mtu, port->send, port->aux);
+        if (error) {
+            drop_packet(netdev, port, "Sending the rest of a resegmented "
+                        "TSO packet", error);
+            break;
+        }
+        steps->next++;
+        COVERAGE_INC(netdev_linux_reseg_step);
+    }
+    if (error || steps->next >= n_out) {
+        steps_clear(steps);
+    }
+    return error;
 }
 
 /* "netdev-linux/inject-tx-refusal PORT N": the next N outputs over 64 KiB

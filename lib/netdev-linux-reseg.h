@@ -105,11 +105,38 @@ struct netdev_linux_reseg_port {
     uint64_t *tx_dropped;               /* The port's dropped packets. */
 };
 
+/* A resegmented TSO packet that a Linux port sends in steps, one or a few
+ * outputs at a time, so that the thread that sends it can serve other
+ * ports between the steps instead of being held for the whole packet: on a
+ * veth, each output's transmission runs the peer's receive.  The packet's
+ * payload stays in its buffer until its last output is sent. */
+struct netdev_linux_reseg_steps {
+    struct dp_packet *packet;   /* Being sent, owned; NULL if none. */
+    struct netdev_linux_reseg r;        /* Its outputs. */
+    uint32_t next;              /* Its first output not sent yet. */
+    int mtu;
+};
+
 int netdev_linux_reseg_send_packet(struct netdev *,
                                    const struct netdev_linux_reseg_port *,
                                    struct dp_packet *, int mtu,
                                    enum netdev_tso_zerocopy,
-                                   const struct dp_packet_reseg_plan *);
+                                   const struct dp_packet_reseg_plan *,
+                                   struct netdev_linux_reseg_steps *);
+
+void netdev_linux_reseg_steps_init(struct netdev_linux_reseg_steps *);
+void netdev_linux_reseg_steps_destroy(struct netdev_linux_reseg_steps *);
+int netdev_linux_reseg_steps_send(struct netdev *,
+                                  const struct netdev_linux_reseg_port *,
+                                  struct netdev_linux_reseg_steps *,
+                                  uint32_t max);
+
+/* Returns true if 'steps' holds a packet not sent whole yet. */
+static inline bool
+netdev_linux_reseg_steps_busy(const struct netdev_linux_reseg_steps *steps)
+{
+    return steps->packet != NULL;
+}
 
 void netdev_linux_reseg_register_commands(void);
 

@@ -46,6 +46,11 @@ COVERAGE_DEFINE(netdev_tso_over_limit);
  * default), or segmented fully in software, as Open vSwitch did before. */
 static atomic_bool resegment = true;
 
+/* other_config:userspace-tso-resegment-steps: whether a port that can
+ * sends a resegmented packet's outputs in steps, with other ports served
+ * between them (true), or all at once (false, the default). */
+static atomic_bool resegment_steps = false;
+
 /* Interface options. */
 #define OPT_MAX_SIZE "tso-max-size"
 #define OPT_MAX_SEGS "tso-max-segs"
@@ -760,6 +765,26 @@ netdev_tso_limits_set_global_config(const struct smap *other_config)
         VLOG_INFO("TSO packets over their output port's limits: %s",
                   enable ? "resegmented" : "segmented fully");
     }
+
+    enable = smap_get_bool(other_config, "userspace-tso-resegment-steps",
+                           false);
+    atomic_read_relaxed(&resegment_steps, &old);
+    if (enable != old) {
+        atomic_store_relaxed(&resegment_steps, enable);
+        VLOG_INFO("Resegmented TSO packets: outputs sent %s",
+                  enable ? "in steps" : "all at once");
+    }
+}
+
+/* Returns true if a port that can send the outputs of a resegmented TSO
+ * packet in steps, with other ports served between them, is to do so. */
+bool
+netdev_tso_limits_steps_enabled(void)
+{
+    bool enable;
+
+    atomic_read_relaxed(&resegment_steps, &enable);
+    return enable;
 }
 
 /* Returns true if TSO packets over their output port's limits are cut into

@@ -163,6 +163,7 @@ void netdev_tso_limits_enforce(const struct netdev *,
                                struct dp_packet_batch *);
 void netdev_tso_limits_set_global_config(const struct smap *other_config);
 bool netdev_tso_limits_resegment_enabled(void);
+bool netdev_tso_limits_steps_enabled(void);
 struct ds;
 struct netdev_custom_stats;
 void netdev_tso_limits_append_custom_stats(const struct netdev *,
