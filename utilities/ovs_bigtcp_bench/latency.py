@@ -85,6 +85,10 @@ class LatencyState:
     baseline: Optional[str] = None
     # A fairness state: A (BIG TCP) and C (without) both send to B.
     fair: bool = False
+    # The patched bridge sends a resegmented packet's outputs in steps,
+    # with other ports served between them
+    # (other_config:userspace-tso-resegment-steps).
+    steps: bool = False
 
     @property
     def group(self):
@@ -113,6 +117,9 @@ LATENCY = [
     *_trio("patched", "patched", "internal"),
     LatencyState("patched-rr-big", "patched", "internal", rr=BIGTCP),
     *_trio("patched-mixed", "patched", "veth"),
+    LatencyState("patched-mixed-bulk-big-steps", "patched", "veth",
+                 bulk=BIGTCP, baseline="patched-mixed-bulk-64k",
+                 steps=True),
 ]
 FAIRNESS = [
     LatencyState("fair-lbr", None, "veth", fair=True),
@@ -204,6 +211,10 @@ class LatencyBench:
             t.link(side, "bigtcp", dev, size)
             t.link("BR" if lbr else None, "bigtcp",
                    ("br-" if lbr else "ovs-") + dev, size)
+        if s.build == "patched":
+            self.ovs.vsctl("set", "Open_vSwitch", ".",
+                           "other_config:userspace-tso-resegment-steps=%s"
+                           % ("true" if s.steps else "false"))
 
     def bulk(self, s, proto, secs, src="A", port=5201, rate=None):
         return ob.Iperf3(self.topo, src, "B", proto, secs, 1,
@@ -599,7 +610,13 @@ def run(args, out):
     """--scenario S7 or smoke-S7, results in OUT.  Returns 1 where
     smoke-S7 found a fault, else 0."""
     smoke = args.scenario == "smoke-S7"
-    states = [STATES[SMOKE]] if smoke else LATENCY + FAIRNESS
+    if smoke:
+        states = [STATES[SMOKE]]
+    elif args.states:
+        names = args.states.split(",")
+        states = [s for s in LATENCY + FAIRNESS if s.name in names]
+    else:
+        states = LATENCY + FAIRNESS
     protos = PROTOS_S7
     with ob.Session("ovs-bigtcp-bench") as session:
         if smoke:
