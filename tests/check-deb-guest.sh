@@ -1,11 +1,14 @@
 #!/bin/sh
-# check-deb-guest.sh DEB_DIR LINUX_DEB_DIR DKMS_DEB STOCK_DEB_DIR
+# check-deb-guest.sh DEB_DIR LINUX_DEB_DIR DKMS_DEB STOCK_DEB_DIR [ONLY]
 #
 # Runs inside the VM of "make check-deb" (utilities/ovs-bigtcp-check-deb),
 # as root, in a guest whose root file system is a throw-away overlay (of
 # the host's for bookworm, of a trixie root for trixie) and whose
 # /lib/modules holds the Debian kernel's own modules, stock openvswitch.ko
-# included.  It installs the packages of DEB_DIR and DKMS_DEB as an
+# included.  First, it upgrades the release's own Open vSwitch packages
+# (STOCK_DEB_DIR), configured and forwarding, to those of DEB_DIR, and
+# rolls them back (tests/check-deb-upgrade.sh); with ONLY "upgrade", that
+# is all it does.  Then it installs the packages of DEB_DIR and DKMS_DEB as an
 # operator would, (dpkg -i) lets DKMS build the module, starts Open vSwitch
 # with the packaged scripts, sends a BIG TCP flow through a kernel bridge;
 # then, with a flow running, installs the DKMS package over itself and
@@ -21,6 +24,7 @@ debs=$1
 kdebs=$2
 dkmsdeb=$3
 stockdebs=$4
+only=${5:-}
 top=$(pwd)
 kver=$(uname -r)
 pass=0
@@ -42,7 +46,7 @@ check() {
 }
 finish() {
     ovs_stop >/dev/null 2>&1
-    for ns in debA debB debC; do
+    for ns in debA debB debC upA upC; do
         ip netns del "$ns" 2>/dev/null
     done
     echo "check-deb: $pass passed, $fail failed"
@@ -71,6 +75,26 @@ loaded_is_out_of_tree() {
     grep -q O /sys/module/openvswitch/taint
 }
 
+# wait_until SECONDS WHAT COMMAND...: polls COMMAND every 0.1 s until it
+# succeeds; after SECONDS, says that WHAT did not come and fails.
+wait_until() {
+    w_n=$(($1 * 10))
+    w_what=$2
+    shift 2
+    w_i=0
+    while [ $w_i -lt $w_n ]; do
+        "$@" && return 0
+        sleep 0.1
+        w_i=$((w_i + 1))
+    done
+    echo "no $w_what after $w_n tenths of a second"
+    return 1
+}
+# listening NS PORT: whether a TCP socket listens on PORT in NS.
+listening() {
+    ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q .
+}
+
 # No service may start while dpkg runs: the test starts them itself with
 # ovs-ctl, as the systemd units do.
 printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
@@ -78,6 +102,13 @@ chmod +x /usr/sbin/policy-rc.d
 # Rebuilding the man page index takes minutes under TCG, and is not what
 # is tested.
 rm -f /var/lib/man-db/auto-update
+
+. "$top/tests/check-deb-upgrade.sh"
+upgrade_rollback "$stockdebs" "$debs"
+if [ "$only" = upgrade ]; then
+    rm -f /usr/sbin/policy-rc.d
+    finish
+fi
 
 echo "== installing the kernel headers for $kver (downloaded with the kernel)"
 # The guest boots the image's kernel straight from the download, so the
@@ -162,9 +193,14 @@ bigtcp_to_b() {
     ip netns exec debB iperf3 -s -1 -D -p 5201
     ip netns exec debC iperf3 -s -1 -D -p 5201
     ip netns exec debB timeout 120 tcpdump -q -n -s 128 -i "$1" -c 400 \
-        -w "/tmp/$1.pcap" tcp port 5201 2>/dev/null &
+        -w "/tmp/$1.pcap" tcp port 5201 2>"/tmp/$1.tcpdump" &
     cap=$!
-    sleep 2
+    check "tcpdump captures on $1" wait_until 30 "capture on $1" \
+        grep -q "listening on" "/tmp/$1.tcpdump"
+    check "iperf3 -s listens in B" wait_until 30 "iperf3 server in B" \
+        listening debB 5201
+    check "iperf3 -s listens in C" wait_until 30 "iperf3 server in C" \
+        listening debC 5201
     check "iperf3 A -> B, 20 MB" ip netns exec debA timeout 300 \
         iperf3 -c 10.9.0.2 -p 5201 -n 20M -f m
     wait $cap
@@ -230,7 +266,8 @@ bulk="python3 $top/tests/bigtcp-bulk.py"
 ip netns exec debC nice -n 19 $bulk server 10.9.0.3 5202 120 \
     > /tmp/flow-server.txt 2>&1 &
 srv=$!
-sleep 1
+check "the flow's server listens in C" wait_until 30 "flow server in C" \
+    listening debC 5202
 ip netns exec debA nice -n 19 $bulk client 10.9.0.3 5202 2400s 120 1048576 \
     > /tmp/flow-client.txt 2>&1 &
 cli=$!
