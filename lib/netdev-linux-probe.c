@@ -230,10 +230,9 @@ probe_frame(char *buf, bool hbh, uint32_t sentinel)
     struct ovs_16aligned_ip6_hdr *ip6;
     struct tcp_header *tcp;
     size_t l4_ofs;
-    char *p;
 
-    memset(buf, 0, sizeof *vnet + ETH_HEADER_LEN + IPV6_HEADER_LEN + 8
-           + TCP_HEADER_LEN);
+    memset(buf, 0, sizeof *vnet + ETH_HEADER_LEN + IPV6_HEADER_LEN
+           + BIGTCP_JUMBO_HBH_LEN + TCP_HEADER_LEN);
     eth->eth_dst = probe_rx_mac;
     eth->eth_src = probe_tx_mac;
     eth->eth_type = htons(ETH_TYPE_IPV6);
@@ -244,29 +243,22 @@ probe_frame(char *buf, bool hbh, uint32_t sentinel)
     ip6->ip6_hlim = 64;
     memcpy(&ip6->ip6_src, &probe_src, sizeof ip6->ip6_src);
     memcpy(&ip6->ip6_dst, &probe_dst, sizeof ip6->ip6_dst);
-    p = (char *) (ip6 + 1);
-    if (hbh) {
-        uint32_t jumbo = htonl(8 + TCP_HEADER_LEN + PROBE_PAYLOAD);
+    ip6->ip6_nxt = IPPROTO_TCP;
 
-        ip6->ip6_nxt = IPPROTO_HOPOPTS;
-        p[0] = IPPROTO_TCP;     /* Next header. */
-        p[1] = 0;               /* Length, in 8-byte units beyond the first. */
-        p[2] = (char) 0xc2;     /* Jumbo payload option. */
-        p[3] = 4;
-        memcpy(p + 4, &jumbo, sizeof jumbo);
-        p += 8;
-    } else {
-        ip6->ip6_nxt = IPPROTO_TCP;
-    }
-
-    tcp = ALIGNED_CAST(struct tcp_header *, p);
+    tcp = ALIGNED_CAST(struct tcp_header *, ip6 + 1);
     tcp->tcp_src = htons(sentinel ? PROBE_SENTINEL_PORT : PROBE_PORT);
     tcp->tcp_dst = htons(PROBE_PORT);
     put_16aligned_be32(&tcp->tcp_seq, htonl(sentinel ? sentinel : 1));
     tcp->tcp_ctl = TCP_CTL(TCP_ACK, TCP_HEADER_LEN / 4);
     tcp->tcp_winsz = htons(1000);
+    if (hbh) {
+        bigtcp_frame_jumbo_hdr(ip6, TCP_HEADER_LEN,
+                               TCP_HEADER_LEN + PROBE_PAYLOAD);
+        tcp = ALIGNED_CAST(struct tcp_header *,
+                           (char *) (ip6 + 1) + BIGTCP_JUMBO_HBH_LEN);
+    }
 
-    l4_ofs = p - (char *) eth;
+    l4_ofs = (char *) tcp - (char *) eth;
     vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
     vnet->csum_start = l4_ofs;
     vnet->csum_offset = offsetof(struct tcp_header, tcp_csum);
