@@ -112,7 +112,7 @@ up_schema=/usr/share/openvswitch/vswitch.ovsschema
 # up_schema_id: the installed schema's version and checksum.
 up_schema_id() {
     echo "$(ovsdb-tool schema-version "$up_schema")" \
-        "$(ovsdb-tool schema-cksum "$up_schema")"
+        "$(ovsdb-tool schema-cksum "$up_schema" | cut -d' ' -f1)"
 }
 
 # up_backups VERSION: the backups that ovs-ctl made of a database of schema
@@ -143,6 +143,23 @@ up_check_db() {
         check "the same schema: ovs-ctl made no backup" \
             test -z "$(up_backups "${2% *}")"
     fi
+}
+
+# up_step STEP WHAT DEB...: with a ping running across the bridge, dpkg -i
+# of the DEBs and the restart that the postinst runs; prints the step's
+# outage.
+up_step() {
+    up_step_name=$1
+    up_step_what=$2
+    shift 2
+    up_ping_start
+    check "dpkg -i $up_step_what" \
+        env DEBIAN_FRONTEND=noninteractive dpkg -i "$@"
+    start=$(date +%s)
+    check "openvswitch-switch restart (as the postinst runs it)" up_restart
+    echo "(restart took $(( $(date +%s) - start )) s)"
+    up_log_tail
+    up_ping_stop "$up_step_name"
 }
 
 up_configure() {
@@ -241,15 +258,8 @@ upgrade_rollback() {
     cat /tmp/up-before.json.txt
 
     echo "== upgrade: dpkg -i the project's packages over them"
-    up_ping_start
     # shellcheck disable=SC2086
-    check "dpkg -i the project's packages over the release's" \
-        env DEBIAN_FRONTEND=noninteractive dpkg -i $ours_set
-    start=$(date +%s)
-    check "openvswitch-switch restart (as the postinst runs it)" up_restart
-    echo "(restart took $(( $(date +%s) - start )) s)"
-    up_log_tail
-    up_ping_stop upgrade
+    up_step upgrade "the project's packages over the release's" $ours_set
     check "ovs-vswitchd --version names the extension" \
         sh -c "ovs-vswitchd --version | grep -q ovs-bigtcp"
     check "ovs-appctl reaches the new ovs-vswitchd" \
@@ -275,15 +285,8 @@ upgrade_rollback() {
         sh -c "ovs-appctl netdev-tso/show uu1 \
                | grep -q 'configured: tso-max-size=65536'"
     ovs-appctl netdev-tso/show uu1
-    up_ping_start
     # shellcheck disable=SC2086
-    check "dpkg -i the release's packages back (a downgrade)" \
-        env DEBIAN_FRONTEND=noninteractive dpkg -i $stock_set
-    start=$(date +%s)
-    check "openvswitch-switch restart (as the postinst runs it)" up_restart
-    echo "(restart took $(( $(date +%s) - start )) s)"
-    up_log_tail
-    up_ping_stop rollback
+    up_step rollback "the release's packages back (a downgrade)" $stock_set
     ovs-vswitchd --version | head -n 1
     check "ovs-vswitchd is the release's again" \
         sh -c "! ovs-vswitchd --version | grep -q ovs-bigtcp"
