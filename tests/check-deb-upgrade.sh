@@ -67,17 +67,14 @@ up_replies() {
     grep -c 'bytes from' /tmp/up-ping.txt
 }
 
+# up_more_replies N: whether the ping has had more than N replies.
+up_more_replies() {
+    [ "$(up_replies)" -gt "$1" ]
+}
+
 # up_wait_reply N: waits up to 120 s for more than N ping replies.
 up_wait_reply() {
-    i=0
-    while [ $i -lt 1200 ]; do
-        [ "$(up_replies)" -gt "$1" ] && return 0
-        kill -0 "$up_ping" 2>/dev/null || return 1
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "no ping reply from C after $1 replies in 120 s"
-    return 1
+    wait_until 120 "ping reply from C after $1 replies" up_more_replies "$1"
 }
 
 # up_ping_stop STEP: once replies come again, stops the ping and prints
