@@ -88,7 +88,8 @@ def run(args, ns=None, check=True, timeout=60, env=None):
         p = subprocess.run([str(a) for a in args], capture_output=True,
                            text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        raise Error("%s: timed out after %d s" % (" ".join(args), timeout))
+        raise Error("%s: timed out after %d s"
+                    % (" ".join(str(a) for a in args), timeout))
     if check and p.returncode:
         raise Error("%s: exit %d: %s" % (" ".join(str(a) for a in args),
                                          p.returncode, p.stderr.strip()))

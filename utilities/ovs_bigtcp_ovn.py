@@ -541,6 +541,14 @@ class Deployment:
         self.pods[name] = {"chassis": chassis, "mac": mac,
                            "addr": {"IPv4": v4, "IPv6": v6}}
 
+    def remove_pod(self, name):
+        """Removes pod NAME: its logical switch port, its port on its
+        chassis' br-int, and its namespace (and with it its veth)."""
+        ch = self.chassis[self.pods.pop(name)["chassis"] - 1]
+        self.central.nbctl("lsp-del", name)
+        ch.ovs.vsctl("del-port", "br-int", "v" + name)
+        run(["ip", "netns", "del", self.ns(name)])
+
     def _pod_netns(self, name, ch_ns, mac, v4, v6, gso):
         """Pod NAME's namespace and veth, whose peer "v" + NAME is in
         CH_NS, both ends with GSO and GRO limits GSO."""
