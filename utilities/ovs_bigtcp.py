@@ -415,31 +415,54 @@ def program(main):
         sys.exit("%s: %s" % (os.path.basename(sys.argv[0]), e))
 
 
-class Topology:
+class Namespaces:
+    """What a Topology and an OVN Deployment (ovs_bigtcp_ovn) share: network
+    namespaces named PREFIX-NAME, a ping between two of them by the
+    addresses that the subclass's addr(NAME, PROTO) gives, and the removal
+    of namespaces with every process in them."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+
+    def ns(self, name):
+        """The namespace of NAME ("A", "p1", "ch1", ...)."""
+        return "%s-%s" % (self.prefix, name.lower())
+
+    def addr(self, name, proto):
+        raise NotImplementedError
+
+    def ping(self, src, dst, count=2, wait=5):
+        """Checks that SRC reaches DST over IPv4 and IPv6."""
+        for proto in ("IPv4", "IPv6"):
+            run(["ping", "-q", "-i", "0.2", "-c", count, "-W", wait,
+                 self.addr(dst, proto)], ns=self.ns(src), timeout=60)
+
+    @staticmethod
+    def remove_netns(names):
+        """Kills every process in the namespaces NAMES, then deletes them
+        (those that exist)."""
+        for ns in names:
+            for pid in run(["ip", "netns", "pids", ns], check=False).split():
+                kill(pid, signal.SIGKILL)
+        for ns in names:
+            run(["ip", "netns", "del", ns], check=False)
+
+
+class Topology(Namespaces):
     """Network namespaces PREFIX-a, -b, -c, -d, -br and the links between them
     and the root namespace.  clean() removes all of it and every process
     left in the namespaces; builders below put a topology in place."""
 
     def __init__(self, prefix):
-        self.prefix = prefix
+        super().__init__(prefix)
         self.host_links = set()
         self.made = []
 
-    def ns(self, side):
-        return "%s-%s" % (self.prefix, side.lower())
-
     def clean(self):
-        sides = list(SIDES) + ["BR"]
-        for side in sides:
-            ns = self.ns(side)
-            pids = run(["ip", "netns", "pids", ns], check=False).split()
-            for pid in pids:
-                kill(pid, signal.SIGKILL)
         for link in self.host_links | {"ovs-%s0" % side.lower()
                                        for side in SIDES}:
             run(["ip", "link", "del", link], check=False)
-        for side in sides:
-            run(["ip", "netns", "del", self.ns(side)], check=False)
+        self.remove_netns([self.ns(side) for side in list(SIDES) + ["BR"]])
         self.host_links = set()
         self.made = []
 
@@ -482,12 +505,6 @@ class Topology:
         self.ip(side, "addr", "add", "fd00::%d/64" % n, "dev", dev, "nodad")
         self.ip(side, "link", "set", dev, "up")
         self.ip(side, "link", "set", "lo", "up")
-
-    def ping(self, src, dst, count=2, wait=5):
-        """Checks that SRC reaches DST over IPv4 and IPv6."""
-        for proto in ("IPv4", "IPv6"):
-            run(["ping", "-q", "-c", count, "-W", wait,
-                 self.addr(dst, proto)], ns=self.ns(src), timeout=60)
 
     def link(self, side, *args):
         """ovs-bigtcp-link ARGS in netns SIDE (None: the root namespace)."""

@@ -36,8 +36,10 @@ would install and start Debian's own openvswitch-switch.  The pods' MTU is
 1500; the underlay's carries Geneve's overhead (check_underlay_mtu()).
 """
 
+import dataclasses
 import os
 import re
+import signal
 import struct
 import subprocess
 
@@ -427,7 +429,21 @@ def check_underlay_mtu(mtu, proto):
                        GENEVE_OVERHEAD[proto]))
 
 
-class Deployment:
+@dataclasses.dataclass
+class Pod:
+    """A pod: netns PREFIX-NAME with veth NAME, whose peer "v" + NAME is on
+    chassis CHASSIS (1-based)."""
+    name: str
+    chassis: int
+    mac: str
+    v4: str
+    v6: str
+
+    def addr(self, proto):
+        return self.v4 if proto == "IPv4" else self.v6
+
+
+class Deployment(ovs_bigtcp.Namespaces):
     """OVN central, N_CHASSIS chassis and pods, all under PREFIX, with
     their files in WORK.  Pods are added by add_pod(); logical switches
     and routers by the caller through central.nbctl().  clean() removes
@@ -443,7 +459,8 @@ class Deployment:
     def __init__(self, prefix, ovs_tree, ovn, work, n_chassis=2,
                  system=False, underlay_gso=65536, underlay_mtu=UNDERLAY_MTU,
                  encap_proto="IPv4", underlay_port="veth", big_sends=False):
-        self.prefix, self.work = prefix, work
+        super().__init__(prefix)
+        self.work = work
         self.big_sends = big_sends
         self.ovs_tree, self.ovn, self.system = ovs_tree, ovn, system
         self.n_chassis = n_chassis
@@ -455,13 +472,9 @@ class Deployment:
         self.chassis = []
         self.pods = {}
 
-    def ns(self, name):
-        """The namespace of pod NAME ("p1") or chassis NAME ("ch1")."""
-        return "%s-%s" % (self.prefix, name)
-
     def addr(self, pod, proto):
         """Pod POD's address of PROTO (Iperf3 calls this)."""
-        return self.pods[pod]["addr"][proto]
+        return self.pods[pod].addr(proto)
 
     def namespaces(self):
         out = run(["ip", "netns", "list"], check=False)
@@ -472,10 +485,7 @@ class Deployment:
         for ch in self.chassis:
             ch.stop()
         self.central.stop()
-        for ns in self.namespaces():
-            for pid in run(["ip", "netns", "pids", ns], check=False).split():
-                ovs_bigtcp.kill(pid, 9)
-            run(["ip", "netns", "del", ns], check=False)
+        self.remove_netns(self.namespaces())
         self.chassis = []
         self.pods = {}
 
@@ -523,35 +533,38 @@ class Deployment:
                  str(self.underlay_mtu), "up"])
             set_limits(ns, dev, self.underlay_gso)
 
-    def add_pod(self, name, chassis, switch, k, gso=ovs_bigtcp.BIGTCP,
+    def add_pod(self, name, chassis, k, switch="ls1", gso=ovs_bigtcp.BIGTCP,
                 subnet=("10.0.0", "fd00::")):
-        """Pod NAME on chassis CHASSIS (1-based), logical switch port NAME
-        of SWITCH, address SUBNET.K; its veth has GSO and GRO limits GSO on
-        both ends."""
+        """Pod NAME on chassis CHASSIS (1-based) at address SUBNET.K, its
+        veth with GSO and GRO limits GSO on both ends, attached to the
+        chassis (_attach(): here logical switch port NAME of SWITCH)."""
         ch = self.chassis[chassis - 1]
-        mac = "0a:00:00:00:%02x:%02x" % (chassis, k)
-        v4, v6 = "%s.%d" % (subnet[0], k), "%s%d" % (subnet[1], k)
-        self._pod_netns(name, ch.ns, mac, v4, v6, gso)
-        self.central.nbctl("lsp-add", switch, name, "--",
-                           "lsp-set-addresses", name,
-                           "%s %s %s" % (mac, v4, v6))
-        ch.ovs.vsctl("add-port", "br-int", "v" + name, "--", "set",
-                     "Interface", "v" + name,
-                     "external_ids:iface-id=" + name)
-        self.pods[name] = {"chassis": chassis, "mac": mac,
-                           "addr": {"IPv4": v4, "IPv6": v6}}
+        pod = Pod(name, chassis, "0a:00:00:00:%02x:%02x" % (chassis, k),
+                  "%s.%d" % (subnet[0], k), "%s%d" % (subnet[1], k))
+        self._pod_netns(pod, ch.ns, gso)
+        self._attach(pod, ch, switch)
+        self.pods[name] = pod
+
+    def _attach(self, pod, ch, switch):
+        self.central.nbctl("lsp-add", switch, pod.name, "--",
+                           "lsp-set-addresses", pod.name,
+                           "%s %s %s" % (pod.mac, pod.v4, pod.v6))
+        ch.ovs.vsctl("add-port", "br-int", "v" + pod.name, "--", "set",
+                     "Interface", "v" + pod.name,
+                     "external_ids:iface-id=" + pod.name)
 
     def remove_pod(self, name):
         """Removes pod NAME: its logical switch port, its port on its
         chassis' br-int, and its namespace (and with it its veth)."""
-        ch = self.chassis[self.pods.pop(name)["chassis"] - 1]
+        ch = self.chassis[self.pods.pop(name).chassis - 1]
         self.central.nbctl("lsp-del", name)
         ch.ovs.vsctl("del-port", "br-int", "v" + name)
         run(["ip", "netns", "del", self.ns(name)])
 
-    def _pod_netns(self, name, ch_ns, mac, v4, v6, gso):
-        """Pod NAME's namespace and veth, whose peer "v" + NAME is in
-        CH_NS, both ends with GSO and GRO limits GSO."""
+    def _pod_netns(self, pod, ch_ns, gso):
+        """POD's namespace and veth, whose peer "v" + its name is in CH_NS,
+        both ends with GSO and GRO limits GSO."""
+        name, mac, v4, v6 = pod.name, pod.mac, pod.v4, pod.v6
         ns = self.ns(name)
         run(["ip", "netns", "add", ns])
         # The pods' addresses are static, and nothing answers a router
@@ -603,11 +616,6 @@ class Deployment:
     def sync(self):
         """Waits until every chassis has caught up with the NB database."""
         self.central.nbctl("--wait=hv", "sync", timeout=120)
-
-    def ping(self, src, dst, count=3, wait=5):
-        for proto in ("IPv4", "IPv6"):
-            run(["ping", "-q", "-c", count, "-W", wait,
-                 self.addr(dst, proto)], ns=self.ns(src), timeout=60)
 
 
 class LinuxAnchor(Deployment):
@@ -673,15 +681,10 @@ class LinuxAnchor(Deployment):
             self.chassis.append(NetnsChassis(n, ns))
         return self
 
-    def add_pod(self, name, chassis, k, gso=ovs_bigtcp.BIGTCP):
-        """Pod NAME on chassis CHASSIS, address 10.0.0.K and fd00::K."""
-        ch = self.chassis[chassis - 1]
-        v4, v6 = "10.0.0.%d" % k, "fd00::%d" % k
-        self._pod_netns(name, ch.ns, "0a:00:00:00:%02x:%02x" % (chassis, k),
-                        v4, v6, gso)
-        run(["ip", "-n", ch.ns, "link", "set", "v" + name, "master", "br0"])
-        self.pods[name] = {"chassis": chassis,
-                           "addr": {"IPv4": v4, "IPv6": v6}}
+    def _attach(self, pod, ch, switch):
+        """POD's veth joins CH's bridge br0 (there is no logical switch)."""
+        run(["ip", "-n", ch.ns, "link", "set", "v" + pod.name, "master",
+             "br0"])
 
 
 def pcap_records(path):
@@ -764,28 +767,78 @@ class Capture:
         return pcap_frames(self.path)
 
 
-def bulk(dep, src, dst, proto, nbytes, tests_dir, write=1 << 20):
-    """Sends NBYTES from pod SRC to pod DST over one TCP connection with
-    tests/bigtcp-bulk.py, which checks every byte; returns its line
-    ("received N bytes, 0 bad") or raises Error."""
-    script = os.path.join(tests_dir, "bigtcp-bulk.py")
-    addr = dep.addr(dst, proto)
-    server = subprocess.Popen(
-        ["ip", "netns", "exec", dep.ns(dst), "python3", script, "server",
-         addr, "5201", "60"], stdout=subprocess.PIPE, text=True)
-    try:
-        ovs_bigtcp.wait_until(
-            lambda: server.poll() is not None
-            or ":5201 " in run(["ss", "-ltn"], ns=dep.ns(dst)),
-            "bigtcp-bulk.py server to listen on %s port 5201" % addr)
-        line = run(["python3", script, "client", addr, "5201", nbytes, "60",
-                    write], ns=dep.ns(src), timeout=90).strip()
-    finally:
+class Bulk:
+    """A flow from pod SRC to pod DST over one TCP connection with
+    tests/bigtcp-bulk.py, which checks every byte: AMOUNT bytes, or with
+    AMOUNT "Ns" for N seconds at most, until stop().  start() returns once
+    the client runs; wait() returns its last line ("received N bytes, 0
+    bad") or raises Error."""
+
+    def __init__(self, dep, src, dst, proto, amount, tests_dir,
+                 write=1 << 20):
+        self.dep, self.src, self.dst, self.proto = dep, src, dst, proto
+        self.amount = str(amount)
+        self.script = os.path.join(tests_dir, "bigtcp-bulk.py")
+        self.write = write
+        secs = int(self.amount[:-1]) if self.amount.endswith("s") else 0
+        self.timeout = secs + 60
+        self.server = self.client = None
+
+    def start(self):
+        dep, addr = self.dep, self.dep.addr(self.dst, self.proto)
+        self.server = subprocess.Popen(
+            ["ip", "netns", "exec", dep.ns(self.dst), "python3", self.script,
+             "server", addr, "5201", str(self.timeout)],
+            stdout=subprocess.PIPE, text=True)
         try:
-            server.wait(timeout=30)
+            ovs_bigtcp.wait_until(
+                lambda: self.server.poll() is not None
+                or ":5201 " in run(["ss", "-ltn"], ns=dep.ns(self.dst)),
+                "bigtcp-bulk.py server to listen on %s port 5201" % addr)
+            self.client = subprocess.Popen(
+                ["ip", "netns", "exec", dep.ns(self.src), "python3",
+                 self.script, "client", addr, "5201", self.amount,
+                 str(self.timeout), str(self.write)],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        except BaseException:
+            self._reap(self.server)
+            raise
+        return self
+
+    def running(self):
+        return self.client.poll() is None
+
+    def stop(self):
+        """Ends a flow of seconds now (its client's SIGUSR1)."""
+        if self.running():
+            self.client.send_signal(signal.SIGUSR1)
+
+    @staticmethod
+    def _reap(proc, timeout=30):
+        try:
+            proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-    if line != "received %d bytes, 0 bad" % nbytes:
-        raise Error("%s to %s (%s): %s" % (src, dst, proto, line))
-    return line
+            proc.kill()
+            proc.wait()
+
+    def wait(self):
+        try:
+            out, _ = self.client.communicate(timeout=self.timeout + 30)
+        except subprocess.TimeoutExpired:
+            self.client.kill()
+            out, _ = self.client.communicate()
+        finally:
+            self._reap(self.server)
+        lines = out.strip().splitlines() or [""]
+        m = re.match(r"sent (\d+) bytes$", lines[0])
+        nbytes = int(m.group(1)) if m else int(self.amount.rstrip("s"))
+        if lines[-1] != "received %d bytes, 0 bad" % nbytes:
+            raise Error("%s to %s (%s): %s" % (self.src, self.dst,
+                                               self.proto, out.strip()))
+        return lines[-1]
+
+
+def bulk(dep, src, dst, proto, nbytes, tests_dir, write=1 << 20):
+    """Sends NBYTES from pod SRC to pod DST (Bulk); returns the line
+    "received NBYTES bytes, 0 bad" or raises Error."""
+    return Bulk(dep, src, dst, proto, nbytes, tests_dir, write).start().wait()
