@@ -29,6 +29,7 @@ import time
 import ovs_bigtcp as ob
 
 from . import latency
+from .charts import charts
 from .common import PROTOS, ports_tso, say
 from .perf import perf_record_start, perf_stop, profile_section
 from .report import kernel_report
@@ -94,6 +95,7 @@ def host(args, out):
         md += latency.kernel_report(k8)
     with open(os.path.join(out, "kernel.md"), "w") as f:
         f.write(md)
+    charts(jsonl, os.path.join(out, "kernel"))
     say(md + "ovs-bigtcp-bench: results in %s" % out)
     if args.profile:
         say("ovs-bigtcp-bench: profiles in %s"

@@ -30,7 +30,7 @@ The ping-pong runs over IPv4 only (PROTOS_S7), the fairness flows over
 both protocols.  Runs alternate between the states, round by round, as in the other
 userspace states; ovs-vswitchd is pinned to CPU 0 and every iperf3 and
 sockperf process to CPU 1.  Writes latency.md, latency.json (every run),
-latency.svg and latency.png (the 64-byte round trip's percentiles per
+latency-s7.svg and .png (the 64-byte round trip's percentiles per
 state) and latency.jsonl."""
 
 import dataclasses
@@ -43,7 +43,8 @@ import ovs_bigtcp as ob
 from ovs_bigtcp import BIGTCP, NO_BIGTCP
 
 from .common import PROTOS, fmt, now_utc, say, write_verdicts
-from .report import host_facts, svg_bars
+from .charts import charts
+from .report import host_facts
 from .userspace import start_switch
 
 # The two message sizes: the smallest that shows queueing, and the
@@ -394,7 +395,7 @@ def _fairness_goal(summary, proto, verdict):
 
 
 def report(records, out, args, protos):
-    """latency.md, latency.json, latency.svg and latency.png."""
+    """latency.md, latency.json and its chart (latency-s7.svg, .png)."""
     summary = summarize(records)
     date = now_utc()
     md = ["# ovs-bigtcp S7: latency and fairness next to BIG TCP", "",
@@ -409,7 +410,6 @@ def report(records, out, args, protos):
           "| state | proto | bulk | 64 B p50 | p99 | p99.9 | p99 ratio | "
           "80,000 B p50 | p99 | p99.9 | 80,000 B trans/s | bulk Gbit/s |",
           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    bars = []
     for s in LATENCY:
         for proto in protos:
             small = summary.get((proto, s.name, SMALL))
@@ -432,9 +432,6 @@ def report(records, out, args, protos):
                           fmt(large["p999_us"], "%.1f"),
                           fmt(large["tps"], "%.0f"),
                           fmt(large["bulk_gbps"], "%.2f")))
-            bars.append(("%s %s" % (s.name, proto),
-                         [small["p50_us"], small["p99_us"],
-                          small["p999_us"]]))
     fair_rows = [(s, proto, summary.get((proto, s.name, None)))
                  for s in FAIRNESS for proto in PROTOS]
     fair_rows = [r for r in fair_rows if r[2]]
@@ -456,10 +453,6 @@ def report(records, out, args, protos):
     md.append("")
     with open(os.path.join(out, "latency.md"), "w") as f:
         f.write("\n".join(md))
-    if bars:
-        svg_bars(os.path.join(out, "latency"),
-                 "ovs-bigtcp S7: 64-byte TCP round trip, microseconds (%s)"
-                 % date, ["p50", "p99", "p99.9"], bars)
     with open(os.path.join(out, "latency.json"), "w") as f:
         json.dump({"date": date, "rounds": args.runs,
                    "duration_s": args.duration,
@@ -471,6 +464,7 @@ def report(records, out, args, protos):
                              for g, m, v in rows],
                    "runs": [dataclasses.asdict(r) for r in records]},
                   f, indent=1)
+    charts(os.path.join(out, "latency.json"), os.path.join(out, "latency"))
     say("\n".join(md))
     return summary
 

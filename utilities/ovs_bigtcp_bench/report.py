@@ -21,10 +21,9 @@ import json
 import os
 import platform
 import statistics
-import subprocess
-import sys
 from typing import Optional
 
+from .charts import charts
 from .common import PROTOS, fmt, mean_cv, now_utc, say
 from .states import KERNEL_SCENARIOS, STATES
 
@@ -224,8 +223,8 @@ def goals(summary):
 
 
 def report(runs, out, nruns, dur):
-    """Writes results.md, results.json, results.svg and results.png from
-    RUNS (Run records)."""
+    """Writes results.md, results.json and its charts (charts.charts():
+    results-FAMILY.svg and .png) from RUNS (Run records)."""
     order, summary = summarize(runs)
     rows = []
     for proto in PROTOS:
@@ -294,13 +293,6 @@ def report(runs, out, nruns, dur):
     md.append("")
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write("\n".join(md))
-    bars = []
-    for st in order:
-        for proto in PROTOS:
-            s = summary.get((proto, st.name))
-            if s:
-                bars.append((st.scenario, st.name, proto, s.gbps, s.sd))
-    write_chart(bars, date, out)
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"date": date, "host": platform.node(),
                    "kernel": platform.release(), "cpus": os.cpu_count(),
@@ -310,109 +302,14 @@ def report(runs, out, nruns, dur):
                    "goals": goal_list,
                    "runs": [dataclasses.asdict(r) for r in runs]},
                   f, indent=1)
+    charts(os.path.join(out, "results.json"), os.path.join(out, "results"))
     say("\n".join(md))
-
-
-def write_chart(bars, date, out):
-    """results.svg, and results.png through rsvg-convert: mean Gbit/s per
-    state and protocol, with error bars of one standard deviation."""
-    esc = _esc
-    top_g = max([b[3] + b[4] for b in bars] + [1.0])
-    width, height, left, bottom, top = 60 + 46 * len(bars), 420, 50, 150, 30
-    scale = (height - bottom - top) / top_g
-    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="11">' % (width, height),
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="18" font-size="14">ovs-bigtcp: one TCP flow, '
-           'Gbit/s (%s; A1, A2: anchors without Open vSwitch)</text>'
-           % (left, esc(date))]
-    for i in range(0, int(top_g) + 1, max(1, int(top_g / 5))):
-        y = height - bottom - i * scale
-        svg.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
-                   'stroke="#ddd"/><text x="%d" y="%.1f" '
-                   'text-anchor="end">%d</text>'
-                   % (left, y, width - 10, y, left - 4, y + 4, i))
-    for n, (sc, st, proto, mean, sd) in enumerate(bars):
-        x = left + 10 + n * 46
-        y = height - bottom - mean * scale
-        anchor = sc.startswith("A")
-        color = {("IPv4", False): "#4477aa", ("IPv6", False): "#ee7733",
-                 ("IPv4", True): "#88aacc", ("IPv6", True): "#f4b183"}[
-                     (proto, anchor)]
-        svg.append('<rect x="%d" y="%.1f" width="30" height="%.1f" '
-                   'fill="%s"/>' % (x, y, mean * scale, color))
-        svg.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
-                   'stroke="black"/>'
-                   % (x + 15, y - sd * scale, x + 15, y + sd * scale))
-        svg.append('<text transform="translate(%d,%d) rotate(-60)" '
-                   'text-anchor="end">%s %s %s</text>'
-                   % (x + 18, height - bottom + 12, sc, esc(st), proto))
-    svg.append('</svg>')
-    _write_svg(os.path.join(out, "results"), svg)
-
-
-def _esc(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;")
-
-
-def _write_svg(base, svg):
-    """BASE.svg from the lines SVG, and BASE.png through rsvg-convert."""
-    with open(base + ".svg", "w") as f:
-        f.write("\n".join(svg))
-    try:
-        subprocess.run(["rsvg-convert", "-o", base + ".png", base + ".svg"],
-                       check=False, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        sys.stderr.write("ovs-bigtcp-bench: rsvg-convert: %s\n" % e)
 
 
 def host_facts():
     """The machine a report was measured on, for its first line."""
     return "%s, %d CPUs, kernel %s" % (platform.node(), os.cpu_count(),
                                        platform.release())
-
-
-def svg_bars(base, title, series, groups):
-    """BASE.svg and BASE.png: a bar chart of GROUPS, (label, [value per
-    name in SERIES]) pairs, one bar per series in each group."""
-    colors = ["#4477aa", "#ee7733", "#228833", "#aa3377"]
-    values = [v for _, vs in groups for v in vs if v is not None]
-    top_v = max(values + [1.0])
-    step = 14 * len(series) + 16
-    width, height, left, bottom, top = 80 + step * len(groups), 440, 60, \
-        170, 40
-    scale = (height - bottom - top) / top_v
-    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="11">' % (width, height),
-           '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="18" font-size="14">%s</text>'
-           % (left, _esc(title))]
-    for n, name in enumerate(series):
-        svg.append('<rect x="%d" y="26" width="10" height="10" fill="%s"/>'
-                   '<text x="%d" y="35">%s</text>'
-                   % (left + 80 * n, colors[n], left + 80 * n + 14,
-                      _esc(name)))
-    tick = 10 ** max(0, len(str(int(top_v))) - 1)
-    for i in range(0, int(top_v) + 1, tick):
-        y = height - bottom - i * scale
-        svg.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
-                   'stroke="#ddd"/><text x="%d" y="%.1f" '
-                   'text-anchor="end">%d</text>'
-                   % (left, y, width - 10, y, left - 4, y + 4, i))
-    for g, (label, vs) in enumerate(groups):
-        x0 = left + 10 + g * step
-        for n, v in enumerate(vs):
-            if v is None:
-                continue
-            svg.append('<rect x="%d" y="%.1f" width="12" height="%.1f" '
-                       'fill="%s"/>' % (x0 + 14 * n,
-                                        height - bottom - v * scale,
-                                        v * scale, colors[n]))
-        svg.append('<text transform="translate(%d,%d) rotate(-60)" '
-                   'text-anchor="end">%s</text>'
-                   % (x0 + 7 * len(vs), height - bottom + 12, _esc(label)))
-    svg.append('</svg>')
-    _write_svg(base, svg)
 
 
 def _kernel_runs(runs, scenario, proto, module):
