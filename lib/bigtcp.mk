@@ -27,6 +27,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/netdev-jumbo.h \
 	lib/netdev-show.c \
 	lib/netdev-show.h \
+	lib/netdev-tso-enforce.c \
+	lib/netdev-tso-enforce.h \
 	lib/netdev-tso-limits.c \
 	lib/netdev-tso-limits.h
 

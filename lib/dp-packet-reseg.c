@@ -96,7 +96,7 @@
  *     of VXLAN and Geneve, from the output's size (0 when it does not fit
  *     in 16 bits, as for the inner lengths, although the callers keep
  *     tunnel outputs within 16-bit outer lengths: see
- *     netdev_tso_limits_enforce());
+ *     netdev_tso_enforce());
  *
  *   - outer IPv4 ID: the input's outer ID plus the index of the output's
  *     first segment, like the inner ID; the outer IPv4 header checksum

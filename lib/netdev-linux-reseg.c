@@ -61,7 +61,7 @@ static atomic_count n_injected = ATOMIC_COUNT_INIT(0);
  * netdev_linux_reseg_send()).  Returns
  * NETDEV_TSO_ZC_SEGMENT if 'p' is over the port's limits and cannot be cut
  * within them: then its segments are to be sent instead (see
- * netdev_tso_limits_segment()).  Otherwise, returns NETDEV_TSO_ZC_NONE:
+ * netdev_tso_enforce_segment()).  Otherwise, returns NETDEV_TSO_ZC_NONE:
  * 'p' is sent as it is.  Either way, 'p' is planned once. */
 enum netdev_tso_zerocopy
 netdev_linux_reseg_plan(const struct netdev *netdev, const struct dp_packet *p,
@@ -69,7 +69,7 @@ netdev_linux_reseg_plan(const struct netdev *netdev, const struct dp_packet *p,
 {
     enum netdev_tso_zerocopy zc;
 
-    zc = netdev_tso_limits_zerocopy_plan(netdev, p, plan);
+    zc = netdev_tso_enforce_zerocopy_plan(netdev, p, plan);
     if (zc != NETDEV_TSO_ZC_NONE) {
         return zc;
     }
@@ -98,7 +98,7 @@ netdev_linux_reseg_set_iov(struct iovec *iov, void *vnet, size_t vnet_len,
 }
 
 /* Prepares in 'r' the outputs of TSO packet 'p' cut as 'plan' says (see
- * netdev_tso_limits_zerocopy_plan()), each as NETDEV_LINUX_RESEG_IOVS
+ * netdev_tso_enforce_zerocopy_plan()), each as NETDEV_LINUX_RESEG_IOVS
  * buffers for writev() or sendmsg(): a virtio-net header, the output's
  * packet headers with a complete IPv4 header checksum and the TCP checksum
  * left for the kernel (VIRTIO_NET_HDR_F_NEEDS_CSUM, the pseudo-header sum in
@@ -375,7 +375,7 @@ count_reseg(struct netdev *netdev, const struct netdev_linux_reseg *r)
 {
     if (r->plan.n_out > 1) {
         COVERAGE_INC(netdev_linux_reseg_zerocopy);
-        netdev_tso_limits_count_reseg(netdev, r->plan.n_out);
+        netdev_tso_enforce_count_reseg(netdev, r->plan.n_out);
     }
 }
 
@@ -472,7 +472,7 @@ send_whole(struct netdev *netdev, const struct netdev_linux_reseg_port *port,
 }
 
 /* Sends the segments of 'p', which is over 'netdev''s TSO limits and cannot
- * be cut within them (see netdev_tso_limits_segment()), each as one output,
+ * be cut within them (see netdev_tso_enforce_segment()), each as one output,
  * or a segment over 64 KiB as the outputs that netdev_linux_reseg_plan()
  * gives it. */
 static int
@@ -485,7 +485,7 @@ send_segments(struct netdev *netdev,
     int error = 0;
 
     dp_packet_batch_init(&segs);
-    netdev_tso_limits_segment(netdev, dp_packet_clone(p), &segs);
+    netdev_tso_enforce_segment(netdev, dp_packet_clone(p), &segs);
     DP_PACKET_BATCH_FOR_EACH (i, seg, &segs) {
         struct dp_packet_reseg_plan plan;
 

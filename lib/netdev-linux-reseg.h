@@ -40,7 +40,7 @@
 #include <sys/uio.h>
 
 #include "dp-packet-reseg.h"
-#include "netdev-tso-limits.h"
+#include "netdev-tso-enforce.h"
 
 struct dp_packet;
 struct netdev;

@@ -136,18 +136,6 @@ void netdev_tso_limits_set_tnl_big(struct netdev *, int ip_version,
                                    enum netdev_tso_tnl_big,
                                    uint32_t max_size);
 const char *netdev_tso_tnl_big_to_string(enum netdev_tso_tnl_big);
-enum netdev_tso_zerocopy {
-    NETDEV_TSO_ZC_NONE,         /* Within the limits: send it as it is. */
-    NETDEV_TSO_ZC_CUT,          /* Over them: cut it as the plan says. */
-    NETDEV_TSO_ZC_SEGMENT,      /* Over them, cannot be cut within them:
-                                 * send netdev_tso_limits_segment()'s. */
-};
-enum netdev_tso_zerocopy netdev_tso_limits_zerocopy_plan(
-    const struct netdev *, const struct dp_packet *,
-    struct dp_packet_reseg_plan *);
-void netdev_tso_limits_segment(const struct netdev *, struct dp_packet *,
-                               struct dp_packet_batch *);
-void netdev_tso_limits_count_reseg(const struct netdev *, size_t n_out);
 
 /* For the kernel datapath's tunnel devices (dpif-netlink-tnl-limits.c). */
 uint32_t netdev_tso_limits_get_user_max_size(const struct netdev *);
@@ -159,11 +147,6 @@ void netdev_tso_limits_set_config(struct netdev *, struct smap *args);
 const char *netdev_tso_limits_get_error(const struct netdev *);
 void netdev_tso_limits_get_status(const struct netdev *, struct smap *);
 void netdev_tso_limits_register_commands(void);
-void netdev_tso_limits_enforce(const struct netdev *,
-                               struct dp_packet_batch *);
-void netdev_tso_limits_set_global_config(const struct smap *other_config);
-bool netdev_tso_limits_resegment_enabled(void);
-bool netdev_tso_limits_steps_enabled(void);
 struct ds;
 struct netdev_custom_stats;
 void netdev_tso_limits_append_custom_stats(const struct netdev *,
@@ -190,6 +173,21 @@ netdev_tso_limits_get(const struct netdev_tso_limits *l, int ip_version,
     }
     atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *, l)->max_segs,
                         max_segs);
+}
+
+/* For the transmit path: the largest frame of a UDP tunnel TSO packet whose
+ * outer IP packet is over 64 KiB, with outer IP version 'ip_version', that
+ * the port takes (see enum netdev_tso_tnl_big), or 0 if such a packet's
+ * outer lengths must fit in 16 bits. */
+static inline uint32_t
+netdev_tso_limits_get_tnl_max(const struct netdev_tso_limits *l,
+                              int ip_version)
+{
+    uint32_t max_size;
+
+    atomic_read_relaxed(&CONST_CAST(struct netdev_tso_limits *, l)
+                        ->tnl_max_size[ip_version == 4 ? 0 : 1], &max_size);
+    return max_size;
 }
 
 #endif /* netdev-tso-limits.h */
