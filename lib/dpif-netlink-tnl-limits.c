@@ -92,7 +92,7 @@ static bool any_stale OVS_GUARDED_BY(mutex);
 
 /* Returns the name of 'source' in the JSON output of netdev-tso/show. */
 const char *
-dpif_netlink_tnl_source_name(enum dpif_netlink_tnl_source source)
+dpif_netlink_tnl_limits_source_name(enum dpif_netlink_tnl_source source)
 {
     switch (source) {
     case DPIF_NETLINK_TNL_DEVICE:
@@ -306,7 +306,7 @@ tnl_dev_show(struct tnl_dev *dev, enum dpif_netlink_tnl_source source,
     dev->shown.limit = ds_steal_cstr(&limit);
     dev->shown.max_size = max_size;
     dev->shown.tso_max_size = tso_max_size;
-    dev->shown.source = dpif_netlink_tnl_source_name(source);
+    dev->shown.source = dpif_netlink_tnl_limits_source_name(source);
 }
 
 /* Reads the limits of 'dev', sets them as dpif_netlink_tnl_limits_plan()
@@ -392,7 +392,8 @@ tnl_dev_create(const char *name)
     dev->name = xstrdup(name);
     dev->stale = true;
     dev->shown.name = dev->name;
-    dev->shown.source = dpif_netlink_tnl_source_name(DPIF_NETLINK_TNL_ERROR);
+    dev->shown.source
+        = dpif_netlink_tnl_limits_source_name(DPIF_NETLINK_TNL_ERROR);
     dev->shown.limit = xstrdup("unknown: not read yet");
     hmap_insert(&tnl_devs, &dev->node, hash_string(name, 0));
     return dev;

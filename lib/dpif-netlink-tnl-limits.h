@@ -82,7 +82,7 @@ void dpif_netlink_tnl_limits_plan(const struct rtnetlink_change *dev,
 void dpif_netlink_tnl_limits_put_request(struct ofpbuf *, const char *name,
                                          const struct rtnetlink_change *,
                                          uint32_t size);
-const char *dpif_netlink_tnl_source_name(enum dpif_netlink_tnl_source);
+const char *dpif_netlink_tnl_limits_source_name(enum dpif_netlink_tnl_source);
 void dpif_netlink_tnl_limits_format(enum dpif_netlink_tnl_source,
                                     uint32_t max_size, uint32_t tso_max_size,
                                     const char *kind, const char *user_port,

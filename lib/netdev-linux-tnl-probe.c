@@ -540,7 +540,7 @@ probe_record(int ver, const struct probe_result *r)
                   "IPv%d and UDP lengths 0, written to a tap: %s (%s, %"
                   PRIu32" frames, %"PRIu32" of %d bytes back): such packets "
                   "keep 16-bit outer lengths", ver,
-                  netdev_tso_tnl_big_to_string(r->answer), r->why,
+                  netdev_tso_limits_tnl_big_to_string(r->answer), r->why,
                   r->n_frames, r->payload, PROBE_PAYLOAD);
     }
     atomic_store(&answers[ver == 4 ? 0 : 1], r->answer);

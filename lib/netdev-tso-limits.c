@@ -141,7 +141,7 @@ netdev_tso_limits_set_dev(struct netdev *netdev, uint32_t max_size,
 }
 
 const char *
-netdev_tso_tnl_big_to_string(enum netdev_tso_tnl_big answer)
+netdev_tso_limits_tnl_big_to_string(enum netdev_tso_tnl_big answer)
 {
     switch (answer) {
     case NETDEV_TSO_TNL_BIG_PENDING:
@@ -204,7 +204,7 @@ netdev_tso_limits_set_tnl_big(struct netdev *netdev, int ip_version,
             VLOG_INFO("%s: UDP tunnel TSO packets over IPv%d: outer "
                       "lengths within 16 bits (kernel: %s, device limit %"
                       PRIu32")", netdev_get_name(netdev), ip_version,
-                      netdev_tso_tnl_big_to_string(answer), max_size);
+                      netdev_tso_limits_tnl_big_to_string(answer), max_size);
         }
     }
     netdev_change_seq_changed(netdev);
@@ -642,8 +642,8 @@ format_tso(const struct netdev *netdev, struct json *port, struct ds *s)
             if (answer != NETDEV_TSO_TNL_BIG_NONE) {
                 struct json *o = json_object_create();
 
-                json_object_put_string(o, "kernel",
-                                       netdev_tso_tnl_big_to_string(answer));
+                json_object_put_string(
+                    o, "kernel", netdev_tso_limits_tnl_big_to_string(answer));
                 json_object_put(o, "dev_max_size", json_integer_create(
                                     l->tnl_dev_max_size[tnl_index(v)]));
                 json_object_put(o, "max_size", json_integer_create(tnl_size));

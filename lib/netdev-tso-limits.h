@@ -135,7 +135,7 @@ void netdev_tso_limits_set_dev(struct netdev *, uint32_t max_size,
 void netdev_tso_limits_set_tnl_big(struct netdev *, int ip_version,
                                    enum netdev_tso_tnl_big,
                                    uint32_t max_size);
-const char *netdev_tso_tnl_big_to_string(enum netdev_tso_tnl_big);
+const char *netdev_tso_limits_tnl_big_to_string(enum netdev_tso_tnl_big);
 
 /* For the kernel datapath's tunnel devices (dpif-netlink-tnl-limits.c). */
 uint32_t netdev_tso_limits_get_user_max_size(const struct netdev *);

@@ -96,7 +96,7 @@ test_bigtcp_tnl_limits_main(int argc, char *argv[])
 
     dpif_netlink_tnl_limits_plan(&dev, user, &plan);
     printf("source=%s max_size=%"PRIu32" ",
-           dpif_netlink_tnl_source_name(plan.source), plan.max_size);
+           dpif_netlink_tnl_limits_source_name(plan.source), plan.max_size);
     if (plan.set) {
         struct ofpbuf request;
 
