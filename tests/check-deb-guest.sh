@@ -7,8 +7,9 @@
 # /lib/modules holds the Debian kernel's own modules, stock openvswitch.ko
 # included.  First, it upgrades the release's own Open vSwitch packages
 # (STOCK_DEB_DIR), configured and forwarding, to those of DEB_DIR, and
-# rolls them back (tests/check-deb-upgrade.sh); with ONLY "upgrade", that
-# is all it does.  Then it installs the packages of DEB_DIR and DKMS_DEB as an
+# rolls them back (tests/check-deb-upgrade.sh), the DKMS package in the
+# same step (so the kernel's headers are installed first); with ONLY
+# "upgrade", that is all it does.  Then it installs the packages of DEB_DIR and DKMS_DEB as an
 # operator would, (dpkg -i) lets DKMS build the module, starts Open vSwitch
 # with the packaged scripts, sends a BIG TCP flow through a kernel bridge;
 # then, with a flow running, installs the DKMS package over itself and
@@ -103,13 +104,6 @@ chmod +x /usr/sbin/policy-rc.d
 # is tested.
 rm -f /var/lib/man-db/auto-update
 
-. "$top/tests/check-deb-upgrade.sh"
-upgrade_rollback "$stockdebs" "$debs"
-if [ "$only" = upgrade ]; then
-    rm -f /usr/sbin/policy-rc.d
-    finish
-fi
-
 echo "== installing the kernel headers for $kver (downloaded with the kernel)"
 # The guest boots the image's kernel straight from the download, so the
 # linux-image package itself is not installed in it: the headers' own
@@ -117,6 +111,13 @@ echo "== installing the kernel headers for $kver (downloaded with the kernel)"
 check "linux-headers for $kver install" \
     dpkg -i --ignore-depends="linux-image-$kver,linux-image-$kver-unsigned" \
         "$kdebs"/linux-headers-*.deb "$kdebs"/linux-kbuild-*.deb
+
+. "$top/tests/check-deb-upgrade.sh"
+upgrade_rollback "$stockdebs" "$debs" "$dkmsdeb"
+if [ "$only" = upgrade ]; then
+    rm -f /usr/sbin/policy-rc.d
+    finish
+fi
 
 echo "== installing the packages"
 set -- "$debs"/openvswitch-common_*.deb "$debs"/openvswitch-switch_*.deb \
@@ -228,32 +229,26 @@ check "dpctl/show: the datapath resegmented for the 64 KiB port" \
 c_bytes() {
     cat /sys/class/net/c1/statistics/tx_bytes
 }
-# flow_moves: whether the flow A -> C moves bytes, waiting up to 60 s for
+# c_past BYTES: whether the bridge has sent C more than BYTES.
+c_past() {
+    [ "$(c_bytes)" -gt "$1" ]
+}
+# flow_moves: whether the flow A -> C moves 1 MiB, waiting up to 60 s for
 # TCP to come back from its timeouts after a datapath was deleted.
 flow_moves() {
     kill -0 "$cli" || return 1
-    b0=$(c_bytes)
-    i=0
-    while [ $i -lt 120 ]; do
-        sleep 0.5
-        [ "$(c_bytes)" -gt $((b0 + 1048576)) ] && return 0
-        i=$((i + 1))
-    done
-    return 1
+    wait_until 60 "1 MiB more to C" c_past $(( $(c_bytes) + 1048576 ))
 }
 reseg_count() {
     gso_line | sed -n 's/.*resegmented:\([0-9]*\).*/\1/p'
 }
+reseg_counted() {
+    [ "$(reseg_count)" -gt 0 ] 2>/dev/null
+}
 # resegments: whether the loaded datapath counts resegmentation (waits up
 # to 30 s).
 resegments() {
-    i=0
-    while [ $i -lt 60 ]; do
-        [ "$(reseg_count)" -gt 0 ] 2>/dev/null && return 0
-        sleep 0.5
-        i=$((i + 1))
-    done
-    return 1
+    wait_until 30 "a resegmentation count in dpctl/show" reseg_counted
 }
 
 echo "== the DKMS package upgraded over itself, a flow running"

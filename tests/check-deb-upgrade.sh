@@ -25,8 +25,18 @@
 # ping reply came back (a ping every 50 ms across the bridge), is printed
 # as "outage of STEP: S s".
 #
-# The flow crosses the kernel datapath, with the kernel's own openvswitch
-# module.
+# The DKMS package comes in the upgrade's dpkg -i too (the kernel's
+# headers are installed before).  Neither the kernel's own openvswitch
+# module nor the DKMS one has a srcversion, so the init script's restart
+# leaves the kernel's loaded; the DKMS package's postinst sees that the
+# loaded module is not the one installed and has it reloaded
+# (invoke-rc.d openvswitch-switch force-reload-kmod, refused here by
+# policy-rc.d, so that it says how instead, and the reload it names is
+# run).  The rollback keeps the DKMS module (the release's Open vSwitch
+# runs on it); then, for good, the DKMS package is removed and the
+# kernel's own module is loaded again the same way.
+#
+# The flow crosses the kernel datapath.
 
 up_db=/etc/openvswitch/conf.db
 up_log=/var/log/openvswitch/ovs-vswitchd.log
@@ -54,10 +64,12 @@ up_flows() {
 }
 
 # up_ping_start: a ping from A to C every 50 ms in the background (at most
-# 12,000 of them, 10 minutes), once it has been answered.
+# 36,000 of them, 30 minutes: the upgrade's DKMS build takes 6 to 13
+# minutes under TCG, and a first run's bound of 10 minutes ended the ping
+# before the module was reloaded), once it has been answered.
 up_ping_start() {
     rm -f /tmp/up-ping.txt
-    ip netns exec upA ping -D -n -i 0.05 -c 12000 -w 600 10.19.0.3 \
+    ip netns exec upA ping -D -n -i 0.05 -c 36000 -w 1800 10.19.0.3 \
         > /tmp/up-ping.txt 2>&1 &
     up_ping=$!
     up_wait_reply 0
@@ -150,13 +162,42 @@ up_step() {
     up_step_what=$2
     shift 2
     up_ping_start
-    check "dpkg -i $up_step_what" \
-        env DEBIAN_FRONTEND=noninteractive dpkg -i "$@"
+    check "dpkg -i $up_step_what" up_dpkg -i "$@"
     start=$(date +%s)
     check "openvswitch-switch restart (as the postinst runs it)" up_restart
     echo "(restart took $(( $(date +%s) - start )) s)"
+    up_reload_kmod_step
     up_log_tail
     up_ping_stop "$up_step_name"
+}
+
+# up_dpkg ARG...: dpkg ARG..., its output also in /tmp/up-dpkg.txt.
+up_dpkg() {
+    env DEBIAN_FRONTEND=noninteractive dpkg "$@" > /tmp/up-dpkg.txt 2>&1
+    up_rc=$?
+    cat /tmp/up-dpkg.txt
+    return $up_rc
+}
+
+up_reload_notice='openvswitch-bigtcp-dkms: load it with: /etc/init.d/openvswitch-switch force-reload-kmod'
+
+# up_reload_kmod_step: where the DKMS package said that Open vSwitch runs
+# on another module than the one installed (its invoke-rc.d
+# force-reload-kmod is refused here by policy-rc.d, as the restarts are),
+# runs the reload it names.  Whether it had to say so is for the caller
+# to check (up_notice).
+up_reload_kmod_step() {
+    up_notice=no
+    grep -qxF "$up_reload_notice" /tmp/up-dpkg.txt || return 0
+    up_notice=yes
+    start=$(date +%s)
+    check "force-reload-kmod, as the DKMS package says" \
+        /etc/init.d/openvswitch-switch force-reload-kmod
+    echo "(reload took $(( $(date +%s) - start )) s)"
+}
+
+loaded_is_in_tree() {
+    ! grep -q O /sys/module/openvswitch/taint
 }
 
 up_configure() {
@@ -205,15 +246,15 @@ cookie=0x3,table=0,priority=0,actions=drop
 EOF
 }
 
-# upgrade_rollback STOCK_DEB_DIR DEB_DIR
+# upgrade_rollback STOCK_DEB_DIR DEB_DIR DKMS_DEB
 upgrade_rollback() {
     echo "== upgrade from the release's Open vSwitch, and rollback"
     up_outages=
     set -- "$1"/openvswitch-common_*.deb "$1"/openvswitch-switch_*.deb \
         "$1"/python3-openvswitch_*.deb "$2"/openvswitch-common_*.deb \
-        "$2"/openvswitch-switch_*.deb "$2"/python3-openvswitch_*.deb
+        "$2"/openvswitch-switch_*.deb "$2"/python3-openvswitch_*.deb "$3"
     stock_set="$1 $2 $3"
-    ours_set="$4 $5 $6"
+    ours_set="$4 $5 $6 $7"
     ls -l "$@"
     # The userspace bridge's own port is a tap.  (A system loads tun when
     # /dev/net/tun is first opened; the VM has no such node before.)
@@ -254,9 +295,18 @@ upgrade_rollback() {
     echo "-- ovsdb-client dump before the upgrade"
     cat /tmp/up-before.json.txt
 
-    echo "== upgrade: dpkg -i the project's packages over them"
+    echo "== upgrade: dpkg -i the project's packages over them, DKMS too"
+    check "Open vSwitch runs on the kernel's own module" loaded_is_in_tree
     # shellcheck disable=SC2086
     up_step upgrade "the project's packages over the release's" $ours_set
+    check "dkms status: openvswitch-bigtcp installed for $kver" \
+        sh -c "dkms status -m openvswitch-bigtcp -k $kver | grep -q installed"
+    check "the DKMS package said that the loaded module is not its own" \
+        test "$up_notice" = yes
+    check "Open vSwitch runs on the DKMS module now (taint O)" \
+        loaded_is_out_of_tree
+    check "and the DKMS package finds it loaded (no reload, no notice)" \
+        sh -c "test -z \"\$(/usr/lib/openvswitch-bigtcp-dkms/reload-kmod)\""
     check "ovs-vswitchd --version names the extension" \
         sh -c "ovs-vswitchd --version | grep -q ovs-bigtcp"
     check "ovs-appctl reaches the new ovs-vswitchd" \
@@ -310,6 +360,22 @@ upgrade_rollback() {
             "$up_log"
     check "and keeps running (the same ovs-vswitchd after the flow)" \
         test "$(up_vswitchd_pid)" = "$pid"
+    check "the release's Open vSwitch runs on the DKMS module" \
+        loaded_is_out_of_tree
+
+    echo "== rollback for good: the DKMS package removed"
+    up_ping_start
+    check "dpkg -r openvswitch-bigtcp-dkms" up_dpkg -r openvswitch-bigtcp-dkms
+    up_reload_kmod_step
+    up_ping_stop "DKMS removal"
+    check "the DKMS package said that the loaded module is not the kernel's" \
+        test "$up_notice" = yes
+    check "Open vSwitch runs on the kernel's own module again" \
+        loaded_is_in_tree
+    up_flows > /tmp/up-flows-reloaded.txt
+    check "the OpenFlow rules are still there after the reload" \
+        diff -u /tmp/up-flows-before.txt /tmp/up-flows-reloaded.txt
+    up_iperf "the release's Open vSwitch on the kernel's module"
     echo "outages:$up_outages"
 
     ovs-vsctl del-br br-int
