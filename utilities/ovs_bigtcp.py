@@ -431,10 +431,13 @@ class Namespaces:
     def addr(self, name, proto):
         raise NotImplementedError
 
-    def ping(self, src, dst, count=2, wait=5):
+    # The count of ping()'s echo requests, a second apart.
+    PING_COUNT = 2
+
+    def ping(self, src, dst, count=None, wait=5):
         """Checks that SRC reaches DST over IPv4 and IPv6."""
         for proto in ("IPv4", "IPv6"):
-            run(["ping", "-q", "-i", "0.2", "-c", count, "-W", wait,
+            run(["ping", "-q", "-c", count or self.PING_COUNT, "-W", wait,
                  self.addr(dst, proto)], ns=self.ns(src), timeout=60)
 
     @staticmethod
