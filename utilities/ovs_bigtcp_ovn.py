@@ -760,11 +760,17 @@ class Capture:
         except OSError:
             return 0
 
-    def stop(self):
-        # tcpdump -U writes each frame as it takes it: the file stands
-        # still once it has every one.
+    def mark(self):
+        """The number of frames taken so far, once the file stands still
+        (tcpdump -U writes each frame as it takes it)."""
         ovs_bigtcp.wait_until_still(self._size, "the capture %s to stop "
                                     "growing" % self.path)
+        return len(pcap_records(self.path))
+
+    def stop(self):
+        """Ends the capture once it has every frame, and returns their
+        lengths."""
+        self.mark()
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
