@@ -27,6 +27,9 @@ shares the project's top directory.
     latency:   --scenario S7 and smoke-S7 (latency and fairness next to a
                BIG TCP flow, userspace datapath), and K8's guest runs and
                report section (the same through the kernel datapath);
+    ovn:       S5, S6, K6 and K7 (OVN pods on one chassis and across),
+               which utilities/ovs-bigtcp-ovn --bench runs over its
+               deployments: their records, goals and report;
     engine:    --engine, the engine micro-benchmark;
     report:    the userspace report (results.md, results.json, the chart)
                from the runs' records (Run), and the kernel report;
