@@ -27,7 +27,8 @@ from typing import Optional
 import ovs_bigtcp as ob
 
 from .charts import charts
-from .common import PROTOS, say
+from .common import PROTOS, fmt, say
+from .latency import FAIR_PORT, jain
 
 # The builds besides "stock" and "patched": the patched build over a
 # 64 KiB underlay (in a guest), and Linux's own tunnel devices and
@@ -92,6 +93,68 @@ class OvnSummary:
         del d["round"]
         d["gbps_rounds"] = self.gbps_rounds
         return d
+
+
+@dataclasses.dataclass
+class OvnFairness:
+    """One fairness run: p1's flow with BIG TCP and p3's without, both from
+    chassis 1 to p2 across chassis at once, into one 64 KiB egress (the
+    underlay): a row of the record's "fairness"."""
+
+    build: str
+    proto: str
+    round: int
+    secs: int
+    big_gbps: float
+    other_gbps: float
+    big_retransmits: int
+    other_retransmits: int
+
+    def jain(self):
+        return jain([self.big_gbps, self.other_gbps])
+
+    def line(self):
+        return ("%-11s %-5s BIG TCP %6.2f Gbit/s, without %6.2f, Jain's "
+                "index %s" % (self.build, self.proto, self.big_gbps,
+                              self.other_gbps, fmt(self.jain(), "%.3f")))
+
+
+def fairness(dep, proto, secs, build, rnd):
+    """p1 (GSO limits 512 KiB) and p3 (64 KiB) of DEP, both on chassis 1,
+    send to p2 on chassis 2 for SECS seconds at once: an OvnFairness.
+    p3's limits are its own (512 KiB) again afterwards."""
+    for pod, gso in (("p1", ob.BIGTCP), ("p3", 65536)):
+        ob.run([ob.LINK, "set", pod, "gso_max_size", gso,
+                "gso_ipv4_max_size", gso], ns=dep.ns(pod))
+    big = ob.Iperf3(dep, "p1", "p2", proto, secs).start()
+    other = ob.Iperf3(dep, "p3", "p2", proto, secs, port=FAIR_PORT).start()
+    r1, r2 = big.wait(), other.wait()
+    ob.run([ob.LINK, "set", "p3", "gso_max_size", ob.BIGTCP,
+            "gso_ipv4_max_size", ob.BIGTCP], ns=dep.ns("p3"))
+    if not (r1["ok"] and r2["ok"]):
+        raise ob.Error("the fairness flows of %s (%s) did not complete"
+                       % (build, proto))
+    return OvnFairness(build=build, proto=proto, round=rnd, secs=secs,
+                       big_gbps=r1["gbps"], other_gbps=r2["gbps"],
+                       big_retransmits=r1["retransmits"],
+                       other_retransmits=r2["retransmits"])
+
+
+def fairness_medians(runs):
+    """{(build, proto): {"big_gbps", "other_gbps", "jain"}}: the medians
+    of the rounds of RUNS (OvnFairness)."""
+    groups = {}
+    for r in runs:
+        groups.setdefault((r.build, r.proto), []).append(r)
+
+    def median(values):
+        values = sorted(v for v in values if v is not None)
+        return values[(len(values) - 1) // 2] if values else None
+    return {k: {"build": k[0], "proto": k[1],
+                "big_gbps": median(r.big_gbps for r in g),
+                "other_gbps": median(r.other_gbps for r in g),
+                "jain": median(r.jain() for r in g)}
+            for k, g in groups.items()}
 
 
 def cpu_jiffies():
@@ -248,9 +311,10 @@ def _s6_goals(get, goals, proto):
 GOALS = {"S5": _s5_goals, "S6": _s6_goals}
 
 
-def goals(scenario, summary):
-    """The goals of SCENARIO, patched with BIG TCP on, from SUMMARY, as
-    {goal, measured, verdict} rows as the other scenarios give them."""
+def goals(scenario, summary, fair=None):
+    """The goals of SCENARIO, patched with BIG TCP on, from SUMMARY and
+    FAIR (fairness_medians()), as {goal, measured, verdict} rows as the
+    other scenarios give them."""
     def get(build, state, path, proto):
         return summary[(build, state, path, proto)].median
 
@@ -258,6 +322,15 @@ def goals(scenario, summary):
     for proto in PROTOS:
         if scenario in GOALS:
             GOALS[scenario](get, out, proto)
+        pat = (fair or {}).get(("patched", proto), {}).get("jain")
+        lin = (fair or {}).get((ANCHOR, proto), {}).get("jain")
+        if pat is not None and lin is not None:
+            out.append({"goal": "%s: Jain's index of a BIG TCP and a non-BIG "
+                        "flow across chassis into one 64 KiB underlay at "
+                        "least 0.9 and at least Linux's" % proto,
+                        "measured": "%.3f (Linux %.3f)" % (pat, lin),
+                        "verdict": ("PASS" if pat >= 0.9 and pat >= lin - 0.01
+                                    else "FAIL")})
     return out
 
 
@@ -273,12 +346,14 @@ def scenario(datapath, kernel_line, pinned_line):
 def run(args, name, deploy, anchor, load_modules=None, facts=None):
     """Scenario NAME: for each build, DEPLOY(build, underlay GSO limit)
     gives an ovs_bigtcp_ovn.Deployment with pods p1 and p3 on chassis 1
-    and p2 on chassis 2; ANCHOR() an ovs_bigtcp_ovn.LinuxAnchor with p1
-    and p2; LOAD_MODULES(build), where given, loads the kernel modules of
-    "stock" or "patched".  ARGS: --rounds, --duration, --write,
-    --underlay-gso, --output.  Writes OUTPUT/NAME.json (with FACTS) and
-    its chart; returns 0."""
-    runs = []
+    and p2 on chassis 2; ANCHOR() an ovs_bigtcp_ovn.LinuxAnchor with the
+    same pods; LOAD_MODULES(build), where given, loads the kernel modules
+    of "stock" or "patched".  Each round ends, for the patched build and
+    the anchor, with the fairness runs (fairness()) of --fair-duration
+    seconds (none if 0).  ARGS: --rounds, --duration, --write,
+    --fair-duration, --underlay-gso, --output.  Writes OUTPUT/NAME.json
+    (with FACTS) and its chart; returns 0."""
+    runs, fair = [], []
     say(HEADING.replace("path ", "build/state/path ", 1))
 
     def flows(dep, build, dsts):
@@ -292,6 +367,11 @@ def run(args, name, deploy, anchor, load_modules=None, facts=None):
                                     build, state, rnd, args.write)
                         runs.append(r)
                         say("%-11s %-3s %s" % (build, state, r.line()))
+            if args.fair_duration and build in ("patched", ANCHOR):
+                for proto in PROTOS:
+                    f = fairness(dep, proto, args.fair_duration, build, rnd)
+                    fair.append(f)
+                    say("%-15s %s" % ("fairness", f.line()))
 
     # In a guest (S6, K6, K7), over an underlay above 64 KiB, the patched
     # build over a 64 KiB underlay as well.
@@ -323,7 +403,8 @@ def run(args, name, deploy, anchor, load_modules=None, facts=None):
     rs = ratios(summary)
     for r in rs:
         say(r.pop("line"))
-    gs = goals(name, summary)
+    fm = fairness_medians(fair)
+    gs = goals(name, summary, fm)
     if gs:
         say("\ngoals (%s, patched, BIG TCP on):" % name)
         for g in gs:
@@ -335,7 +416,10 @@ def run(args, name, deploy, anchor, load_modules=None, facts=None):
                   write=args.write, underlay_gso=args.underlay_gso[0],
                   rows=[dataclasses.asdict(r) for r in runs],
                   medians=[s.record() for s in summary.values()],
-                  ratios=rs, goals=gs)
+                  ratios=rs, goals=gs,
+                  fair_duration=args.fair_duration,
+                  fairness=[dataclasses.asdict(f) for f in fair],
+                  fairness_medians=list(fm.values()))
     with open(out, "w") as f:
         json.dump(record, f, indent=1)
     charts(out)
