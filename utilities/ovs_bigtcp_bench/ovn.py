@@ -422,7 +422,53 @@ def run(args, name, deploy, anchor, load_modules=None, facts=None):
                   fairness_medians=list(fm.values()))
     with open(out, "w") as f:
         json.dump(record, f, indent=1)
+    with open(out[:-len(".json")] + ".md", "w") as f:
+        f.write(markdown(record))
     charts(out)
-    say("\nresults in %s" % out)
+    say("\nresults in %s (and %s.md)" % (out, name.lower()))
     return 0
+
+
+def _f(v, f):
+    return "" if v is None else f % v
+
+
+def markdown(record):
+    """The tables of RECORD (a record that run() wrote) in Markdown: the
+    medians, the goals and the fairness runs."""
+    md = ["| build | BIG TCP | path | proto | Gbit/s (median) | rounds | "
+          "retrans | avg bytes | per MB | ch1 s/GB | ch2 s/GB |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    retrans = {}
+    for r in record["rows"]:
+        k = (r["build"], r["bigtcp"], r["path"], r["proto"])
+        retrans[k] = retrans.get(k, 0) + r["retransmits"]
+    for m in record["medians"]:
+        k = (m["build"], m["bigtcp"], m["path"], m["proto"])
+        across = m["path"] == "across"
+        md.append("| %s | %s | %s | %s | %.2f | %s | %d | %s | %s | %s | %s |"
+                  % (k + (m["gbps"],
+                          " / ".join("%.2f" % g for g in m["gbps_rounds"]),
+                          retrans[k],
+                          _f(m["underlay_avg_bytes"] if across else None,
+                             "%.0f"),
+                          _f(m["underlay_packets_per_mb"] if across
+                             else None, "%.1f"),
+                          _f(m["ch1_cpu_s_per_gb"], "%.3f"),
+                          _f(m["ch2_cpu_s_per_gb"] if across else None,
+                             "%.3f"))))
+    if record.get("goals"):
+        md += ["", "| goal | measured | verdict |", "|---|---|---|"]
+        md += ["| %s | %s | %s |" % (g["goal"], g["measured"], g["verdict"])
+               for g in record["goals"]]
+    if record.get("fairness_medians"):
+        md += ["", "| build | proto | BIG TCP Gbit/s | without Gbit/s | "
+               "BIG TCP share | Jain's index |", "|---|---|---|---|---|---|"]
+        for f in record["fairness_medians"]:
+            total = (f["big_gbps"] or 0) + (f["other_gbps"] or 0)
+            md.append("| %s | %s | %.2f | %.2f | %s | %s |" % (
+                f["build"], f["proto"], f["big_gbps"], f["other_gbps"],
+                _f(f["big_gbps"] / total if total else None, "%.2f"),
+                _f(f["jain"], "%.3f")))
+    return "\n".join(md) + "\n"
 
