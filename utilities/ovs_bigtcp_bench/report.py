@@ -334,6 +334,32 @@ def _fewer(per, sc, proto, mod, base):
     return "1.0x"
 
 
+def kernel_figures(runs):
+    """{(scenario, IP, module): {"gbps", "cv_pct", "ok", "runs",
+    "per_mb"}} of the kernel records RUNS: the mean Gbit/s of the runs
+    that completed and its coefficient of variation (None if none did),
+    and the packets the receiver took (K3: the upcalls) per MB moved, over
+    all the runs (None where not counted)."""
+    out = {}
+    present = [k for k in KERNEL_SCENARIOS.values()
+               if any(r["scenario"] == k.name for r in runs)]
+    for sc, proto, mod, _ in _kernel_rows(present):
+        rs = _kernel_runs(runs, sc, proto, mod)
+        if not rs:
+            continue
+        ok = [r["gbps"] for r in rs if r["ok"]]
+        m, cv = mean_cv(ok) if ok else (None, None)
+        key = "upcalls" if sc == "K3" else "rx_packets"
+        counted = [r for r in rs if r.get(key) is not None]
+        mb = sum(r["bytes"] for r in counted) / 1e6
+        out[sc, proto, mod] = {
+            "gbps": m, "cv_pct": cv, "ok": len(ok), "runs": len(rs),
+            "per_mb": (sum(r[key] for r in counted) / mb
+                       if counted and mb else None),
+            "count": sum(r[key] for r in counted), "mb": mb}
+    return out
+
+
 def kernel_report(runs, rounds, secs):
     """kernel.md from the records of kernel.jsonl."""
     kernels = sorted({r["kernel"] for r in runs if "kernel" in r})
@@ -346,54 +372,47 @@ def kernel_report(runs, rounds, secs):
              "| GSO counters |", "|---|---|---|---|---|---|---|"]
     present = [k for k in KERNEL_SCENARIOS.values()
                if any(r["scenario"] == k.name for r in runs)]
-    means = {}
+    fig = kernel_figures(runs)
     for sc, proto, mod, base in _kernel_rows(present):
-        rs = _kernel_runs(runs, sc, proto, mod)
-        ok = [r["gbps"] for r in rs if r["ok"]]
-        if not ok:
-            lines.append("| %s | %s | %s | failed (%d runs) | | | |"
-                         % (sc, proto, mod, len(rs)))
+        f = fig.get((sc, proto, mod))
+        if not f:
             continue
-        m, cv = mean_cv(ok)
-        means[sc, proto, mod] = m
+        if f["gbps"] is None:
+            lines.append("| %s | %s | %s | failed (%d runs) | | | |"
+                         % (sc, proto, mod, f["runs"]))
+            continue
         if mod == base:
             ratio = "1.00x"
         else:
-            b = means.get((sc, proto, base))
-            ratio = fmt(m / b if b else None, "%.2fx")
-        gso = " ".join("%s:%d" % kv for kv in rs[-1]["gso"].items())
-        fails = ("" if len(ok) == len(rs)
-                 else " (%d failed)" % (len(rs) - len(ok)))
+            b = fig.get((sc, proto, base), {}).get("gbps")
+            ratio = fmt(f["gbps"] / b if b else None, "%.2fx")
+        last = _kernel_runs(runs, sc, proto, mod)[-1]
+        gso = " ".join("%s:%d" % kv for kv in last["gso"].items())
+        fails = ("" if f["ok"] == f["runs"]
+                 else " (%d failed)" % (f["runs"] - f["ok"]))
         lines.append("| %s | %s | %s | %.3f%s | %.1f%% | %s | %s |"
-                     % (sc, proto, mod, m, fails, cv, ratio, gso or "-"))
-    rx = [r for r in runs if r.get("rx_packets") is not None]
+                     % (sc, proto, mod, f["gbps"], fails, f["cv_pct"], ratio,
+                        gso or "-"))
+    per = {k: f["per_mb"] for k, f in fig.items()
+           if f["per_mb"] is not None}
+    rx = [(sc, proto, mod, base) for sc, proto, mod, base
+          in _kernel_rows(present) if sc != "K3" and (sc, proto, mod) in per]
     if rx:
         lines += ["", "| scenario | IP | module | packets received / MB "
                   "| ratio |", "|---|---|---|---|---|"]
-        per = {}
-        for sc, proto, mod, base in _kernel_rows(present):
-            rs = _kernel_runs(rx, sc, proto, mod)
-            mb = sum(r["bytes"] for r in rs) / 1e6
-            if not rs or not mb:
-                continue
-            per[sc, proto, mod] = sum(r["rx_packets"] for r in rs) / mb
+        for sc, proto, mod, base in rx:
             lines.append("| %s | %s | %s | %.1f | %s |"
                          % (sc, proto, mod, per[sc, proto, mod],
                             _fewer(per, sc, proto, mod, base)))
-    k3 = [r for r in runs if r["scenario"] == "K3"]
+    k3 = [(sc, proto, mod, base) for sc, proto, mod, base
+          in _kernel_rows(present) if sc == "K3" and (sc, proto, mod) in per]
     if k3:
         lines += ["", "| K3 | IP | upcall mode | upcalls | MB | upcalls/MB "
                   "| ratio |", "|---|---|---|---|---|---|---|"]
-        per = {}
-        for sc, proto, mod, base in _kernel_rows([KERNEL_SCENARIOS["K3"]]):
-            rs = _kernel_runs(k3, sc, proto, mod)
-            if not rs:
-                continue
-            up = sum(r["upcalls"] for r in rs)
-            mb = sum(r["bytes"] for r in rs) / 1e6
-            per[sc, proto, mod] = up / mb if mb else 0
+        for sc, proto, mod, base in k3:
+            f = fig[sc, proto, mod]
             lines.append("| K3 | %s | %s | %d | %.1f | %.1f | %s |"
-                         % (proto, mod, up, mb, per[sc, proto, mod],
+                         % (proto, mod, f["count"], f["mb"], f["per_mb"],
                             _fewer(per, sc, proto, mod, base)))
     lines += ["", "\n".join("- " + k.description for k in present)]
     return "\n".join(lines) + "\n"
