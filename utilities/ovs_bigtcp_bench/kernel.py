@@ -24,7 +24,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import ovs_bigtcp as ob
 
@@ -169,10 +168,18 @@ class KernelGuest:
         self.ovs = self.session.start_ovs(self.tree, "%s-%s" % (proto, mode),
                                           system=True)
         ob.kernel_slow_path(self.topo, self.ovs)
+        on = mode == "gso-upcall"
         self.ovs.vsctl("set", "Open_vSwitch", ".",
                        "other_config:kernel-gso-upcall=%s"
-                       % ("true" if mode == "gso-upcall" else "false"))
-        time.sleep(1)
+                       % ("true" if on else "false"))
+        # The datapath's feature as dpif-netlink last set it (a fresh
+        # ovs-vswitchd's log: one line a change).
+        state = "enabled" if on else "disabled"
+        ob.wait_until(lambda: (self.ovs.log_lines(
+            r"ovs-system: GSO-aware upcalls (enabled|disabled)")
+            or [""])[-1].rstrip().endswith(state),
+            "ovs-vswitchd to have the kernel datapath's GSO-aware upcalls "
+            + state)
         u0 = self.upcalls()
         res = ob.Iperf3(self.topo, "A", "B", proto,
                         self.args.duration).run()
