@@ -37,7 +37,7 @@ PATCHED_64K = "patched-64k"
 ANCHOR = "linux"
 
 # BIG TCP off and on: the sending pod's GSO limits.
-STATES = (("off", 65536), ("on", ob.BIGTCP))
+POD_GSO_STATES = (("off", 65536), ("on", ob.BIGTCP))
 
 HEADING = ("%-14s %-5s %8s %8s %12s %10s %10s %10s %8s"
            % ("path", "proto", "Gbit/s", "retrans", "underlay-pkts",
@@ -358,7 +358,7 @@ def run(args, name, deploy, anchor, load_modules=None, facts=None):
 
     def flows(dep, build, dsts):
         for rnd in range(1, args.rounds + 1):
-            for state, gso in STATES:
+            for state, gso in POD_GSO_STATES:
                 ob.run([ob.LINK, "set", "p1", "gso_max_size", gso,
                         "gso_ipv4_max_size", gso], ns=dep.ns("p1"))
                 for dst in dsts:
