@@ -40,9 +40,10 @@ import statistics
 import subprocess
 import sys
 
+from .common import PROTOS, lower_median
+
 
 SOURCE_RE = re.compile(r"<!-- source: (\S+) sha256:([0-9a-f]{64}) -->")
-PROTOS = ("IPv4", "IPv6")
 
 
 def digest(path):
@@ -66,11 +67,6 @@ def load(path):
     if path.endswith(".jsonl"):
         return [json.loads(line) for line in text.splitlines() if line]
     return json.loads(text)
-
-
-def _median(values):
-    values = sorted(v for v in values if v is not None)
-    return values[(len(values) - 1) // 2] if values else None
 
 
 def _userspace(rec, scenarios):
@@ -111,7 +107,8 @@ def _ovn(rec):
         if k not in keys:
             keys.append(k)
         values.setdefault(k + (r["proto"],), []).append(r["gbps"])
-    return [(" ".join(k), [_median(values.get(k + (p,), [])) for p in PROTOS])
+    return [(" ".join(k), [lower_median(values.get(k + (p,), []))
+                           for p in PROTOS])
             for k in keys]
 
 

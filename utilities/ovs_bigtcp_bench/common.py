@@ -34,6 +34,13 @@ def fmt(v, f):
     return "-" if v is None else f % v
 
 
+def lower_median(values):
+    """The median of VALUES, None left out: the lower middle one of an even
+    count, a value that was measured (None if none was)."""
+    values = sorted(v for v in values if v is not None)
+    return values[(len(values) - 1) // 2] if values else None
+
+
 def mean_cv(values):
     m = statistics.mean(values)
     return m, (statistics.pstdev(values) / m * 100 if m else 0.0)

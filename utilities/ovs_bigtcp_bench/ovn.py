@@ -27,7 +27,7 @@ from typing import Optional
 import ovs_bigtcp as ob
 
 from .charts import charts
-from .common import PROTOS, fmt, say
+from .common import PROTOS, fmt, lower_median, say
 from .latency import FAIR_PORT, jain
 
 # The builds besides "stock" and "patched": the patched build over a
@@ -146,14 +146,10 @@ def fairness_medians(runs):
     groups = {}
     for r in runs:
         groups.setdefault((r.build, r.proto), []).append(r)
-
-    def median(values):
-        values = sorted(v for v in values if v is not None)
-        return values[(len(values) - 1) // 2] if values else None
     return {k: {"build": k[0], "proto": k[1],
-                "big_gbps": median(r.big_gbps for r in g),
-                "other_gbps": median(r.other_gbps for r in g),
-                "jain": median(r.jain() for r in g)}
+                "big_gbps": lower_median(r.big_gbps for r in g),
+                "other_gbps": lower_median(r.other_gbps for r in g),
+                "jain": lower_median(r.jain() for r in g)}
             for k, g in groups.items()}
 
 
@@ -217,9 +213,7 @@ def summarize(runs):
         for f in dataclasses.fields(OvnRun):
             value = getattr(group[0], f.name)
             if f.name != "round" and isinstance(value, (int, float)):
-                values = sorted(getattr(r, f.name) for r in group
-                                if getattr(r, f.name) is not None)
-                value = values[(len(values) - 1) // 2] if values else None
+                value = lower_median(getattr(r, f.name) for r in group)
             figures[f.name] = value
         figures["round"] = None
         out[key] = OvnSummary(OvnRun(**figures), [r.gbps for r in group])
