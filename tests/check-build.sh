@@ -23,6 +23,9 @@
 #  8. Every Python program that git tracks compiles and passes pyflakes.
 #  9. Every shell script that git tracks passes shellcheck (warnings and
 #     errors).
+# 10. The upstream form of the OVS series (build-aux/upstream-series)
+#     is refused where an ovs-appctl command has no man-page entry or an
+#     option that vswitch.xml documents is not in NEWS, at its patch.
 #
 # Ends with "N passed, N failed".
 
@@ -160,6 +163,24 @@ rm -rf "$dist"
 # 7.
 python3 "$top/build-aux/check-docs" "$top" > "$work/out" 2> "$work/err"
 result $? "the documents name only patches of the series, every patch is by the project (check-docs)"
+
+# 10.
+up=$work/upstream
+mkdir -p "$up/patches" && cp -r "$top/patches/ovs" "$up/patches/ovs" \
+    && for d in lib ofproto tests utilities; do ln -s "$top/$d" "$up/$d"; done \
+    && sed -i 's|fBnetdev-tso/show|fBnetdev-tso/shox|' \
+           "$up"/patches/ovs/*-netdev-Add-per-port-TSO-limits.patch \
+    && sed -i '/^+.*userspace-tso-resegment-steps (default false)/s/steps/stepz/' \
+           "$up"/patches/ovs/*-netdev-linux-Send-a-resegmented-packet-s-outputs-in-.patch \
+    && python3 "$top/build-aux/upstream-series" --top "$up" \
+           --gitdir "$build/ovs.git" --out "$up/out" > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc != 0 ] \
+    && grep -q 'registers command netdev-tso/show, which no man-page fragment names' "$work/err" \
+    && grep -q 'documents option userspace-tso-resegment-steps, which NEWS does not name' "$work/err" \
+    && [ "$(grep -c 'which no man-page\|which NEWS' "$work/err")" = 2 ]
+result $? "upstream-series: an undocumented command or option is refused at its patch"
+rm -rf "$up"
 
 # The files that git tracks whose name or first line says they are Python
 # (tracked_scripts python) or POSIX/bash shell (tracked_scripts sh).
