@@ -327,7 +327,8 @@ probe_open_path(int fd, int raw, char *buf, char *rx, uint32_t *sentinel)
     long long int deadline = time_msec() + PROBE_WAIT_MS;
 
     while (time_msec() < deadline) {
-        if (probe_send_sentinel(fd, buf, ++*sentinel)) {
+        *sentinel += 1;
+        if (probe_send_sentinel(fd, buf, *sentinel)) {
             return -1;
         }
         if (probe_recv(raw, rx, *sentinel, 100) == 0) {
@@ -353,8 +354,9 @@ probe_send(int fd, int raw, char *buf, char *rx, bool hbh,
 {
     size_t len = probe_frame(buf, hbh, 0);
 
+    *sentinel += 1;
     if (send(fd, buf, len, 0) != len
-        || probe_send_sentinel(fd, buf, ++*sentinel)) {
+        || probe_send_sentinel(fd, buf, *sentinel)) {
         return -1;
     }
     return probe_recv(raw, rx, *sentinel, PROBE_WAIT_MS);

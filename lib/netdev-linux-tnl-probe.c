@@ -177,6 +177,11 @@ probe_addresses(struct nl_sock *sock, int ifindex, int ver)
 /* Makes the probe's tap in the thread's network namespace, with UDP tunnel
  * GSO, up, with addresses and neighbours, and turns on forwarding.
  * Returns its file descriptor, or a negative errno value. */
+/* The tun device, and the forwarding switches of the probe's namespace. */
+static const char tun_dev[] = "/dev/net/tun";
+static const char ipv4_forwarding[] = "/proc/sys/net/ipv4/ip_forward";
+static const char ipv6_forwarding[] = "/proc/sys/net/ipv6/conf/all/forwarding";
+
 static int
 probe_make_tap(const char **why)
 {
@@ -187,7 +192,7 @@ probe_make_tap(const char **why)
     struct ifreq ifr;
     int fd, ifindex, error;
 
-    fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK);
+    fd = open(tun_dev, O_RDWR | O_NONBLOCK);
     if (fd < 0) {
         *why = "cannot open /dev/net/tun";
         return -errno;
@@ -235,9 +240,9 @@ probe_make_tap(const char **why)
         goto error;
     }
 
-    error = probe_sysctl("/proc/sys/net/ipv4/ip_forward", "1");
+    error = probe_sysctl(ipv4_forwarding, "1");
     if (!error) {
-        error = probe_sysctl("/proc/sys/net/ipv6/conf/all/forwarding", "1");
+        error = probe_sysctl(ipv6_forwarding, "1");
     }
     if (error) {
         *why = "cannot turn on forwarding";

@@ -20,8 +20,9 @@
  * Input: one byte that says how the port marked the frames' checksums
  * (bits 0-1: unknown, good, partial or bad L4 checksum; bit 2: good IPv4
  * header checksum) and whether coalesced packets keep their segments (bit
- * 3, see dp-packet-segs.h), one byte that picks gro-max-size (3000 + 2048 times
- * it), then frames, each a 2-byte big-endian length and that many bytes.
+ * 3, see dp-packet-segs.h), one byte that picks gro-max-size (3000 + 2048
+ * times it), then frames, each a 2-byte big-endian length and that many
+ * bytes.
  * The frames go through netdev_gro_receive() in receives of up to 32, as
  * netdev_gro_rxq_recv() would take them.
  *
