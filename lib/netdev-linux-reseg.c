@@ -511,20 +511,19 @@ send_segments(struct netdev *netdev,
  * Returns 0 if successful, otherwise the positive errno value of the send
  * that failed, after which nothing more of 'p' was sent.
  *
- * With 'steps' (which must hold no packet), a packet cut into more than one
- * output is sent in steps: this sends its first output, and 'steps' takes
- * 'p' for netdev_linux_reseg_steps_send() to send the rest.  Otherwise, 'p'
- * is left to the caller. */
+ * With 'port->steps' (which must hold no packet), a packet cut into more
+ * than one output is sent in steps: this sends its first output, and
+ * 'port->steps' takes 'p' for netdev_linux_reseg_steps_send() to send the
+ * rest.  Otherwise, 'p' is left to the caller. */
 int
 netdev_linux_reseg_send_packet(struct netdev *netdev,
                                const struct netdev_linux_reseg_port *port,
                                struct dp_packet *p, int mtu,
                                enum netdev_tso_zerocopy zc,
-                               const struct dp_packet_reseg_plan *plan,
-                               struct netdev_linux_reseg_steps *steps)
+                               const struct dp_packet_reseg_plan *plan)
 {
     return (zc == NETDEV_TSO_ZC_CUT
-            ? send_cut(netdev, port, p, mtu, plan, steps)
+            ? send_cut(netdev, port, p, mtu, plan, port->steps)
             : send_segments(netdev, port, p, mtu));
 }
 

@@ -103,6 +103,10 @@ struct netdev_linux_reseg_port {
     netdev_linux_reseg_send_cb *send;   /* Sends one output. */
     void *aux;                          /* 'send''s first argument. */
     uint64_t *tx_dropped;               /* The port's dropped packets. */
+
+    /* If nonnull, netdev_linux_reseg_send_packet() sends a packet cut into
+     * more than one output in steps, held here; NULL sends it whole. */
+    struct netdev_linux_reseg_steps *steps;
 };
 
 /* A resegmented TSO packet that a Linux port sends in steps, one or a few
@@ -121,8 +125,7 @@ int netdev_linux_reseg_send_packet(struct netdev *,
                                    const struct netdev_linux_reseg_port *,
                                    struct dp_packet *, int mtu,
                                    enum netdev_tso_zerocopy,
-                                   const struct dp_packet_reseg_plan *,
-                                   struct netdev_linux_reseg_steps *);
+                                   const struct dp_packet_reseg_plan *);
 
 void netdev_linux_reseg_steps_init(struct netdev_linux_reseg_steps *);
 void netdev_linux_reseg_steps_destroy(struct netdev_linux_reseg_steps *);
