@@ -28,6 +28,7 @@
 #include "odp-netlink.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
+#include "ovs-atomic.h"
 #include "packets.h"
 #include "smap.h"
 #include "util.h"
@@ -42,6 +43,12 @@ COVERAGE_DEFINE(dpif_netlink_gso_execute);
 /* Whether GSO-aware upcalls are wanted (other_config:kernel-gso-upcall).
  * Read and written by the main thread only. */
 static bool gso_upcall_enabled = true;
+
+/* The numbering of the GSO interface that the kernel's datapath replies
+ * last showed (enum dpif_netlink_gso_uapi).  One kernel module serves every
+ * datapath of the process.  Written where a reply is parsed, read by the
+ * handler threads. */
+static atomic_uint gso_uapi = DPIF_NETLINK_GSO_UAPI_NONE;
 
 /* Parses 'nest', an OVS_DP_ATTR_GSO_STATS attribute, into '*stats'.  The
  * resegmentation counters must be present as u64 attributes; the upcall
@@ -83,14 +90,20 @@ dpif_netlink_gso_stats_parse(const struct nlattr *nest,
     return 0;
 }
 
-/* Appends to 'buf' an OVS_DP_ATTR_GSO_STATS attribute that holds 'stats',
- * as the kernel writes it (without the counters that are UINT64_MAX, as an
- * older kernel). */
+/* Appends to 'buf' the GSO statistics attribute of a datapath reply in
+ * numbering 'uapi' (OVS_DP_ATTR_GSO_STATS or OVS_DP_ATTR_BIGTCP_GSO_STATS),
+ * holding 'stats', as the kernel writes it (without the counters that are
+ * UINT64_MAX, as an older kernel). */
 void
-dpif_netlink_gso_stats_put(struct ofpbuf *buf,
+dpif_netlink_gso_stats_put(struct ofpbuf *buf, enum dpif_netlink_gso_uapi uapi,
                            const struct dpif_netlink_gso_stats *stats)
 {
-    size_t offset = nl_msg_start_nested(buf, OVS_DP_ATTR_GSO_STATS);
+    size_t offset;
+
+    ovs_assert(uapi != DPIF_NETLINK_GSO_UAPI_NONE);
+    offset = nl_msg_start_nested(buf, uapi == DPIF_NETLINK_GSO_UAPI_UPSTREAM
+                                      ? OVS_DP_ATTR_GSO_STATS
+                                      : OVS_DP_ATTR_BIGTCP_GSO_STATS);
 
     nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG, stats->n_reseg);
     nl_msg_put_u64(buf, OVS_DP_GSO_STATS_RESEG_OUT, stats->n_reseg_packets);
@@ -108,25 +121,31 @@ dpif_netlink_gso_stats_put(struct ofpbuf *buf,
     nl_msg_end_nested(buf, offset);
 }
 
-/* Parses the ovs-bigtcp attributes of a datapath reply or notification into
- * '*bigtcp'.  'attrs' holds the message's attributes (what follows its
- * struct ovs_header).
+/* Parses the GSO interface's attributes of a datapath reply or notification
+ * into '*bigtcp'.  'attrs' holds the message's attributes (what follows its
+ * struct ovs_header), 'user_features' its OVS_DP_ATTR_USER_FEATURES (0 if it
+ * has none).  Records the numbering that the reply shows, for
+ * dpif_netlink_gso_uapi().
  *
- * The extension's attributes are numbered from OVS_BIGTCP_ATTR_BASE, beyond
- * the datapath family's policy, so upstream's parsing of the reply skips
- * them; this function reads them, and takes them only from a module that has
- * shown that it is the extension (OVS_DP_ATTR_BIGTCP_VERSION).  Nothing here
- * fails the reply: a malformed attribute is logged, counted and ignored (a
- * malformed version as if the module were not the extension), and an
- * attribute of the range that this code does not know (one that a newer
- * module adds) is skipped.  Afterwards, bigtcp->version is 0 if the datapath
- * is not the extension, and the counters that the datapath does not report
- * are UINT64_MAX. */
+ * Upstream's numbering first: well-formed OVS_DP_ATTR_GSO_STATS shows it.
+ * The same number from a kernel that gives it to something else does not
+ * parse as GSO statistics, and is left alone.  Then the out-of-tree
+ * module's: its attributes lie beyond the datapath family's policy, so
+ * upstream's parsing of the reply skips them, and are taken only from a
+ * module that has shown that it is the ovs-bigtcp module
+ * (OVS_DP_ATTR_BIGTCP_VERSION).  Nothing here fails the reply: a malformed
+ * attribute of the module is logged, counted and ignored (a malformed
+ * version as if the module were not it), and an attribute of its range that
+ * this code does not know (one that a newer module adds) is skipped.
+ * Afterwards, bigtcp->uapi is DPIF_NETLINK_GSO_UAPI_NONE if the datapath
+ * speaks neither numbering, and the counters that the datapath does not
+ * report are UINT64_MAX. */
 void
-dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs,
+dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs, uint32_t user_features,
                           struct dpif_netlink_bigtcp *bigtcp)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    const struct nlattr *upstream_stats = NULL;
     const struct nlattr *version = NULL;
     const struct nlattr *features = NULL;
     const struct nlattr *stats = NULL;
@@ -138,19 +157,34 @@ dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs,
 
     NL_ATTR_FOR_EACH (nla, left, attrs->data, attrs->size) {
         switch (nl_attr_type(nla)) {
+        case OVS_DP_ATTR_GSO_STATS:
+            upstream_stats = nla;
+            break;
         case OVS_DP_ATTR_BIGTCP_VERSION:
             version = nla;
             break;
         case OVS_DP_ATTR_BIGTCP_FEATURES:
             features = nla;
             break;
-        case OVS_DP_ATTR_GSO_STATS:
+        case OVS_DP_ATTR_BIGTCP_GSO_STATS:
             stats = nla;
             break;
         }
     }
+
+    if (upstream_stats
+        && !dpif_netlink_gso_stats_parse(upstream_stats, &bigtcp->stats)) {
+        bigtcp->uapi = DPIF_NETLINK_GSO_UAPI_UPSTREAM;
+        bigtcp->gso_upcall = user_features & OVS_DP_F_GSO_UPCALL;
+        goto out;
+    }
+    if (upstream_stats) {
+        VLOG_DBG_RL(&rl, "datapath attribute %d is not GSO statistics "
+                    "(%"PRIuSIZE" bytes): not upstream's GSO interface",
+                    OVS_DP_ATTR_GSO_STATS, nl_attr_get_size(upstream_stats));
+    }
     if (!version) {
-        return;
+        goto out;
     }
 
     if (nl_attr_get_size(version) != sizeof(uint32_t)
@@ -159,13 +193,15 @@ dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs,
         VLOG_WARN_RL(&rl, "ignoring a malformed ovs-bigtcp version attribute "
                      "(%"PRIuSIZE" bytes): the datapath is used without the "
                      "extension", nl_attr_get_size(version));
-        return;
+        goto out;
     }
+    bigtcp->uapi = DPIF_NETLINK_GSO_UAPI_BIGTCP;
     bigtcp->version = nl_attr_get_u32(version);
 
     if (features) {
         if (nl_attr_get_size(features) == sizeof(uint32_t)) {
-            bigtcp->features = nl_attr_get_u32(features);
+            bigtcp->gso_upcall = (nl_attr_get_u32(features)
+                                  & OVS_DP_BIGTCP_F_GSO_UPCALL);
         } else {
             COVERAGE_INC(dpif_netlink_bigtcp_attr_bad);
             VLOG_WARN_RL(&rl, "ignoring a malformed ovs-bigtcp features "
@@ -179,25 +215,61 @@ dpif_netlink_gso_dp_parse(const struct ofpbuf *attrs,
         VLOG_WARN_RL(&rl, "ignoring a malformed GSO statistics attribute "
                      "(%"PRIuSIZE" bytes)", nl_attr_get_size(stats));
     }
+
+out:
+    atomic_store_relaxed(&gso_uapi, bigtcp->uapi);
 }
 
-/* Returns the OVS_VPORT_ATTR_GSO_STATS attribute among 'attrs', the
- * attributes of a vport reply or notification (what follows its struct
- * ovs_header), or NULL if it has none, as from a kernel without the
- * extension.  The attribute lies beyond the vport family's policy, where
- * upstream's parsing of the message skips it. */
-const struct nlattr *
-dpif_netlink_gso_vport_parse(const struct ofpbuf *attrs)
+/* Returns the numbering of the GSO interface that the kernel datapath's
+ * last reply showed (see dpif_netlink_gso_dp_parse()). */
+enum dpif_netlink_gso_uapi
+dpif_netlink_gso_uapi(void)
 {
-    const struct nlattr *nla;
-    size_t left;
+    unsigned int uapi;
 
-    NL_ATTR_FOR_EACH (nla, left, attrs->data, attrs->size) {
-        if (nl_attr_type(nla) == OVS_VPORT_ATTR_GSO_STATS) {
-            return nla;
-        }
+    atomic_read_relaxed(&gso_uapi, &uapi);
+    return uapi;
+}
+
+/* Returns a name of 'uapi' for log messages. */
+const char *
+dpif_netlink_gso_uapi_name(enum dpif_netlink_gso_uapi uapi)
+{
+    switch (uapi) {
+    case DPIF_NETLINK_GSO_UAPI_UPSTREAM:
+        return "upstream's";
+    case DPIF_NETLINK_GSO_UAPI_BIGTCP:
+        return "the ovs-bigtcp module's";
+    case DPIF_NETLINK_GSO_UAPI_NONE:
+    default:
+        return "none";
     }
-    return NULL;
+}
+
+/* Returns the GSO statistics attribute of the vport in numbering 'uapi'
+ * (OVS_VPORT_ATTR_GSO_STATS, OVS_VPORT_ATTR_BIGTCP_GSO_STATS) among 'attrs',
+ * the attributes of a vport reply or notification (what follows its struct
+ * ovs_header), or NULL if it has none, as from a kernel without the
+ * interface.  The out-of-tree module's attribute lies beyond the vport
+ * family's policy, where upstream's parsing of the message skips it. */
+const struct nlattr *
+dpif_netlink_gso_vport_parse(const struct ofpbuf *attrs,
+                             enum dpif_netlink_gso_uapi uapi)
+{
+    uint16_t type;
+
+    switch (uapi) {
+    case DPIF_NETLINK_GSO_UAPI_UPSTREAM:
+        type = OVS_VPORT_ATTR_GSO_STATS;
+        break;
+    case DPIF_NETLINK_GSO_UAPI_BIGTCP:
+        type = OVS_VPORT_ATTR_BIGTCP_GSO_STATS;
+        break;
+    case DPIF_NETLINK_GSO_UAPI_NONE:
+    default:
+        return NULL;
+    }
+    return nl_attr_find(attrs, 0, type);
 }
 
 /* Appends to 'stats' the kernel datapath's counters of the GSO packets that
@@ -248,11 +320,29 @@ dpif_netlink_gso_upcall_set_config(const struct smap *other_config)
 }
 
 /* Returns true if the kernel datapath should send TCP GSO packets to
- * userspace as GSO packets (OVS_DP_BIGTCP_F_GSO_UPCALL). */
+ * userspace as GSO packets (OVS_DP_F_GSO_UPCALL). */
 bool
 dpif_netlink_gso_upcall_enabled(void)
 {
     return gso_upcall_enabled;
+}
+
+/* Returns the GSO attribute of an upcall in numbering 'uapi'
+ * (OVS_PACKET_ATTR_GSO, OVS_PACKET_ATTR_BIGTCP_GSO) among the attributes in
+ * 'b' (what follows the upcall's struct ovs_header), or NULL. */
+const struct nlattr *
+dpif_netlink_gso_upcall_attr(const struct ofpbuf *b,
+                             enum dpif_netlink_gso_uapi uapi)
+{
+    switch (uapi) {
+    case DPIF_NETLINK_GSO_UAPI_UPSTREAM:
+        return nl_attr_find(b, 0, OVS_PACKET_ATTR_GSO);
+    case DPIF_NETLINK_GSO_UAPI_BIGTCP:
+        return nl_attr_find(b, 0, OVS_PACKET_ATTR_BIGTCP_GSO);
+    case DPIF_NETLINK_GSO_UAPI_NONE:
+    default:
+        return NULL;
+    }
 }
 
 /* Makes 'packet', received in an upcall together with 'nest' (its
@@ -319,12 +409,15 @@ error:
     return EINVAL;
 }
 
-/* If 'packet' is a TSO packet, appends to 'buf' an OVS_PACKET_ATTR_GSO
- * attribute that describes it, for OVS_PACKET_CMD_EXECUTE: its segment size
- * and, from its L3 header, its type.  The kernel rebuilds a GSO packet from
- * it and sets up its checksum. */
+/* If 'packet' is a TSO packet and 'uapi' a numbering of the GSO interface,
+ * appends to 'buf' the GSO attribute that describes it in that numbering
+ * (OVS_PACKET_ATTR_GSO, OVS_PACKET_ATTR_BIGTCP_GSO), for
+ * OVS_PACKET_CMD_EXECUTE: its segment size and, from its L3 header, its
+ * type.  The kernel rebuilds a GSO packet from it and sets up its
+ * checksum. */
 void
 dpif_netlink_gso_execute_put(struct ofpbuf *buf,
+                             enum dpif_netlink_gso_uapi uapi,
                              const struct dp_packet *packet)
 {
     uint16_t segsz = dp_packet_get_tso_segsz(packet);
@@ -332,13 +425,16 @@ dpif_netlink_gso_execute_put(struct ofpbuf *buf,
     uint32_t type;
     size_t offset;
 
-    if (!segsz || !l3 || dp_packet_l3_size(packet) < 1) {
+    if (uapi == DPIF_NETLINK_GSO_UAPI_NONE
+        || !segsz || !l3 || dp_packet_l3_size(packet) < 1) {
         return;
     }
     type = (*l3 >> 4 == 4 ? OVS_PACKET_GSO_TYPE_TCPV4
             : OVS_PACKET_GSO_TYPE_TCPV6);
 
-    offset = nl_msg_start_nested_with_flag(buf, OVS_PACKET_ATTR_GSO);
+    offset = nl_msg_start_nested_with_flag(
+        buf, uapi == DPIF_NETLINK_GSO_UAPI_UPSTREAM
+             ? OVS_PACKET_ATTR_GSO : OVS_PACKET_ATTR_BIGTCP_GSO);
     nl_msg_put_u16(buf, OVS_PACKET_GSO_ATTR_SIZE, segsz);
     nl_msg_put_u32(buf, OVS_PACKET_GSO_ATTR_TYPE, type);
     nl_msg_end_nested(buf, offset);

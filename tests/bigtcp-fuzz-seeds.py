@@ -23,7 +23,8 @@ framings: with a jumbo option, as Linux 6.x sends them, and with payload
 length 0 alone, as Linux 7.x does), DIR/fuzz-bigtcp-reseg/ (27-byte case descriptions, 30
 with a tunnel, see tests/fuzz-bigtcp-reseg.c), DIR/fuzz-bigtcp-tso-limits/
 (Interface options, one KEY=VALUE a line), DIR/fuzz-bigtcp-dp-attrs/
-(the attributes of datapath replies, with the ovs-bigtcp ones) and
+(a byte of user features and the attributes of datapath replies, in both
+numberings of the GSO interface) and
 DIR/fuzz-bigtcp-gro/ (streams of TCP segments from bigtcp-gro.py, see
 tests/fuzz-bigtcp-gro.c) and DIR/fuzz-bigtcp-tnl-rx/ (a tunnel tap's
 24-byte virtio-net header and a VXLAN or Geneve TCP GSO packet, over
@@ -165,36 +166,49 @@ def nla(kind, data):
 
 
 def dp_attrs_seeds():
-    """Attributes of datapath replies (what follows struct ovs_header): as
-    the ovs-bigtcp module writes them, as other kernels might, and
-    variations."""
+    """Inputs of fuzz-bigtcp-dp-attrs: a byte of user features, then the
+    attributes of a datapath reply (what follows struct ovs_header), in
+    upstream's numbering, in the out-of-tree module's, as other kernels
+    might write them, and variations."""
     base = OVS_BIGTCP_ATTR_BASE
     version, stats, features = base, base + 1, base + 2
+    up_stats, up_vport_stats = 10, 11
+    gso_upcall = bytes([1 << 4])
+    no_features = b"\0"
     reseg, out, pad = 1, 2, 3
     u32 = lambda v: struct.pack("=I", v)
     u64 = lambda v: struct.pack("=Q", v)
     name = nla(1, b"ovs-system\0")
     gso = nla(pad, b"") + nla(reseg, u64(331)) + nla(pad, b"") \
         + nla(out, u64(1775))
+    vport_gso = nla(1, u64(2600)) + nla(4, b"") + nla(2, u64(7797)) \
+        + nla(3, u64(12))
+    vport = nla(1, u32(2)) + nla(2, u32(1)) + nla(3, b"ovs-p1\0")
     return {
-        "kernel": name + nla(version, u32(1)) + nla(features, u32(1))
+        "upstream": gso_upcall + name + nla(5, u32(1 << 4))
+        + nla(up_stats, gso),
+        "upstream-off": no_features + name + nla(up_stats, gso),
+        "upstream-bad-stats": gso_upcall + name
+        + nla(up_stats, nla(reseg, b"\1\2\3\4") + nla(out, u64(1))),
+        "kernel": no_features + name + nla(version, u32(1))
+        + nla(features, u32(1)) + nla(stats, gso),
+        "stock": no_features + name + nla(5, u32(0)),
+        "no-version": no_features + name + nla(stats, gso),
+        "future-upstream": gso_upcall + name + nla(10, u32(4))
+        + nla(11, u32(7)) + nla(12, b"\1\2"),
+        "bad-version": no_features + name + nla(version, b"\1\0")
         + nla(stats, gso),
-        "stock": name + nla(5, u32(0)),
-        "no-version": name + nla(stats, gso),
-        "future-upstream": name + nla(10, u32(4)) + nla(11, u32(7))
-        + nla(12, b"\1\2"),
-        "bad-version": name + nla(version, b"\1\0") + nla(stats, gso),
-        "bad-stats": name + nla(version, u32(1))
+        "bad-stats": no_features + name + nla(version, u32(1))
         + nla(stats, nla(reseg, b"\1\2\3\4") + nla(out, u64(1))),
-        "newer-module": name + nla(version, u32(2)) + nla(stats, gso
-                                                          + nla(9, u64(3)))
-        + nla(base + 9, u64(5)),
-        # A vport reply's attributes, with OVS_VPORT_ATTR_GSO_STATS
-        # (resegmented, reseg_packets, segmented), well formed and not.
-        "vport": nla(1, u32(2)) + nla(2, u32(1)) + nla(3, b"ovs-p1\0")
-        + nla(base, nla(1, u64(2600)) + nla(4, b"") + nla(2, u64(7797))
-              + nla(3, u64(12))),
-        "vport-short": nla(3, b"ovs-p1\0")
+        "newer-module": no_features + name + nla(version, u32(2))
+        + nla(stats, gso + nla(9, u64(3))) + nla(base + 9, u64(5)),
+        # A vport reply's attributes, with its GSO statistics (resegmented,
+        # reseg_packets, segmented) in either numbering, well formed and
+        # not.
+        "vport": no_features + vport + nla(base, vport_gso),
+        "vport-upstream": no_features + vport + nla(up_vport_stats,
+                                                    vport_gso),
+        "vport-short": no_features + nla(3, b"ovs-p1\0")
         + nla(base, nla(1, u64(2600)) + nla(2, u64(7797))),
     }
 

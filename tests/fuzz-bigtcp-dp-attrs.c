@@ -14,20 +14,25 @@
  * limitations under the License.
  */
 
-/* libFuzzer target: the userspace side of the ovs-bigtcp extension's
- * datapath attributes (OVS_DP_ATTR_BIGTCP_VERSION, _FEATURES and
- * OVS_DP_ATTR_GSO_STATS), which dpif-netlink reads from the kernel
- * datapath's replies (lib/dpif-netlink-gso.c), and of its vport attribute,
- * OVS_VPORT_ATTR_GSO_STATS, which netdev-linux reads from vport replies.
+/* libFuzzer target: the userspace side of the kernel datapath's GSO
+ * interface, in both numberings (upstream's, OVS_DP_ATTR_GSO_STATS and
+ * OVS_VPORT_ATTR_GSO_STATS; the out-of-tree module's,
+ * OVS_DP_ATTR_BIGTCP_VERSION, _FEATURES, _GSO_STATS and
+ * OVS_VPORT_ATTR_BIGTCP_GSO_STATS), which dpif-netlink reads from the kernel
+ * datapath's replies (lib/dpif-netlink-gso.c) and netdev-linux from vport
+ * replies.
  *
  * Input: the attributes of a datapath reply, what follows its struct
- * ovs_header (any bytes).  Parsing never fails the reply; the target
- * asserts that it takes nothing from a reply without a well-formed version
- * attribute (ASan checks that it reads nothing beyond the input), and that
- * the counters it does take survive a round trip:
- * written back as the kernel writes them and parsed again, they read the
- * same.  The same bytes are also read as a vport reply's attributes: a
- * vport statistics attribute gives all three counters or none. */
+ * ovs_header (any bytes), with a first byte of user features.  Parsing never
+ * fails the reply; the target asserts that it takes nothing from a reply
+ * that shows neither numbering (well-formed upstream statistics, or a
+ * well-formed version attribute; ASan checks that it reads nothing beyond
+ * the input), that it takes the GSO-aware upcall feature from the user
+ * features only in upstream's numbering, and that the counters it does
+ * take survive a round trip: written back as the kernel writes them in the
+ * numbering found and parsed again, they read the same.  The same bytes
+ * are also read as a vport reply's attributes in each numbering: a vport
+ * statistics attribute gives all three counters or none. */
 
 #include <config.h>
 
@@ -46,17 +51,13 @@
 /* The entry point that libFuzzer calls with each input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void
+check_vport(const struct ofpbuf *attrs, enum dpif_netlink_gso_uapi uapi)
 {
-    struct ofpbuf attrs = ofpbuf_const_initializer(data, size);
-    struct dpif_netlink_gso_stats unreported, again;
-    struct dpif_netlink_bigtcp bigtcp;
-
-    /* The same bytes as the attributes of a vport reply: a well-formed
-     * OVS_VPORT_ATTR_GSO_STATS gives the three counters, under the names
-     * that "dpctl/show -s" reads back. */
-    const struct nlattr *vport_stats = dpif_netlink_gso_vport_parse(&attrs);
+    /* A well-formed vport GSO statistics attribute gives the three
+     * counters, under the names that "dpctl/show -s" reads back. */
+    const struct nlattr *vport_stats = dpif_netlink_gso_vport_parse(attrs,
+                                                                    uapi);
     if (vport_stats) {
         struct ds s = DS_EMPTY_INITIALIZER;
         struct netdev_custom_stats custom;
@@ -72,22 +73,57 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ds_destroy(&s);
         free(custom.counters);
     }
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct dpif_netlink_gso_stats unreported, again;
+    struct dpif_netlink_bigtcp bigtcp;
+    uint32_t user_features;
+    struct ofpbuf attrs;
+
+    if (!size) {
+        return 0;
+    }
+    user_features = data[0];
+    attrs = ofpbuf_const_initializer(data + 1, size - 1);
+
+    ovs_assert(!dpif_netlink_gso_vport_parse(&attrs,
+                                             DPIF_NETLINK_GSO_UAPI_NONE));
+    check_vport(&attrs, DPIF_NETLINK_GSO_UAPI_UPSTREAM);
+    check_vport(&attrs, DPIF_NETLINK_GSO_UAPI_BIGTCP);
 
     memset(&unreported, 0xff, sizeof unreported);
-    dpif_netlink_gso_dp_parse(&attrs, &bigtcp);
+    dpif_netlink_gso_dp_parse(&attrs, user_features, &bigtcp);
+    ovs_assert(dpif_netlink_gso_uapi() == bigtcp.uapi);
 
-    if (!bigtcp.version) {
-        /* Not the extension: nothing is taken from the reply. */
-        ovs_assert(!bigtcp.features);
+    switch (bigtcp.uapi) {
+    case DPIF_NETLINK_GSO_UAPI_NONE:
+        /* Neither numbering: nothing is taken from the reply. */
+        ovs_assert(!bigtcp.version && !bigtcp.gso_upcall);
         ovs_assert(!memcmp(&bigtcp.stats, &unreported, sizeof unreported));
         return 0;
+    case DPIF_NETLINK_GSO_UAPI_UPSTREAM:
+        /* Upstream's: the statistics showed it, the feature is a user
+         * feature. */
+        ovs_assert(bigtcp.stats.n_reseg != UINT64_MAX);
+        ovs_assert(!bigtcp.version);
+        ovs_assert(bigtcp.gso_upcall
+                   == !!(user_features & OVS_DP_F_GSO_UPCALL));
+        break;
+    case DPIF_NETLINK_GSO_UAPI_BIGTCP:
+        ovs_assert(bigtcp.version);
+        break;
+    default:
+        OVS_NOT_REACHED();
     }
 
     if (bigtcp.stats.n_reseg != UINT64_MAX) {
         struct ofpbuf buf;
 
         ofpbuf_init(&buf, 0);
-        dpif_netlink_gso_stats_put(&buf, &bigtcp.stats);
+        dpif_netlink_gso_stats_put(&buf, bigtcp.uapi, &bigtcp.stats);
         ovs_assert(!dpif_netlink_gso_stats_parse(buf.data, &again));
         ovs_assert(!memcmp(&again, &bigtcp.stats, sizeof again));
         ofpbuf_uninit(&buf);
