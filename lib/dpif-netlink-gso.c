@@ -220,6 +220,21 @@ out:
     atomic_store_relaxed(&gso_uapi, bigtcp->uapi);
 }
 
+/* Returns the first attribute of type 'type' among 'attrs', or NULL. */
+static const struct nlattr *
+find_attr(const struct ofpbuf *attrs, uint16_t type)
+{
+    const struct nlattr *nla;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (nla, left, attrs->data, attrs->size) {
+        if (nl_attr_type(nla) == type) {
+            return nla;
+        }
+    }
+    return NULL;
+}
+
 /* Returns the numbering of the GSO interface that the kernel datapath's
  * last reply showed (see dpif_netlink_gso_dp_parse()). */
 enum dpif_netlink_gso_uapi
@@ -269,7 +284,7 @@ dpif_netlink_gso_vport_parse(const struct ofpbuf *attrs,
     default:
         return NULL;
     }
-    return nl_attr_find(attrs, 0, type);
+    return find_attr(attrs, type);
 }
 
 /* Appends to 'stats' the kernel datapath's counters of the GSO packets that
@@ -336,9 +351,9 @@ dpif_netlink_gso_upcall_attr(const struct ofpbuf *b,
 {
     switch (uapi) {
     case DPIF_NETLINK_GSO_UAPI_UPSTREAM:
-        return nl_attr_find(b, 0, OVS_PACKET_ATTR_GSO);
+        return find_attr(b, OVS_PACKET_ATTR_GSO);
     case DPIF_NETLINK_GSO_UAPI_BIGTCP:
-        return nl_attr_find(b, 0, OVS_PACKET_ATTR_BIGTCP_GSO);
+        return find_attr(b, OVS_PACKET_ATTR_BIGTCP_GSO);
     case DPIF_NETLINK_GSO_UAPI_NONE:
     default:
         return NULL;

@@ -87,7 +87,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     user_features = data[0];
-    attrs = ofpbuf_const_initializer(data + 1, size - 1);
+    /* Netlink attributes are 4-byte aligned, as the kernel's messages are:
+     * the attributes after the first byte go in a buffer of their own. */
+    ofpbuf_init(&attrs, size - 1);
+    ofpbuf_put(&attrs, data + 1, size - 1);
 
     ovs_assert(!dpif_netlink_gso_vport_parse(&attrs,
                                              DPIF_NETLINK_GSO_UAPI_NONE));
@@ -103,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* Neither numbering: nothing is taken from the reply. */
         ovs_assert(!bigtcp.version && !bigtcp.gso_upcall);
         ovs_assert(!memcmp(&bigtcp.stats, &unreported, sizeof unreported));
-        return 0;
+        break;
     case DPIF_NETLINK_GSO_UAPI_UPSTREAM:
         /* Upstream's: the statistics showed it, the feature is a user
          * feature. */
@@ -119,7 +122,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         OVS_NOT_REACHED();
     }
 
-    if (bigtcp.stats.n_reseg != UINT64_MAX) {
+    if (bigtcp.uapi != DPIF_NETLINK_GSO_UAPI_NONE
+        && bigtcp.stats.n_reseg != UINT64_MAX) {
         struct ofpbuf buf;
 
         ofpbuf_init(&buf, 0);
@@ -128,5 +132,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ovs_assert(!memcmp(&again, &bigtcp.stats, sizeof again));
         ofpbuf_uninit(&buf);
     }
+    ofpbuf_uninit(&attrs);
     return 0;
 }
