@@ -2,8 +2,9 @@
 # the patch "tests: Include the ovs-bigtcp autotests".  The files are links
 # into the ovs-bigtcp tree.
 
-TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-gro.at \
-	tests/bigtcp-jumbo.at
+TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-reseg.at \
+	tests/bigtcp-gro.at tests/bigtcp-jumbo.at tests/bigtcp-tnl.at \
+	tests/bigtcp-project.at
 SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at \
 	tests/system-bigtcp-faults.at tests/system-bigtcp-soak.at
 SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at \
@@ -25,9 +26,9 @@ tests_ovstest_SOURCES += \
 	tests/bigtcp-reseg-zc-check.h
 endif
 
-# libFuzzer targets, built only in a tree configured for fuzzing ("make
-# check-fuzz" at the top level builds one in _build/ovs-fuzz with clang and
-# passes LIB_FUZZING_ENGINE=-fsanitize=fuzzer), as tests/oss-fuzz/ does.
+# libFuzzer targets, built only on request in a tree configured for
+# fuzzing, as tests/oss-fuzz/ does: with clang, "make bigtcp-fuzz-targets
+# LIB_FUZZING_ENGINE=-fsanitize=fuzzer".
 BIGTCP_FUZZ_TARGETS = \
 	tests/fuzz-bigtcp-rx \
 	tests/fuzz-bigtcp-reseg \
