@@ -309,7 +309,8 @@ def summarise(frame, check_csum, headers=False, wirelen=None):
     seq, = struct.unpack_from("!I", frame, l4 + 4)
     doff = (frame[l4 + 12] >> 4) * 4
     flags = frame[l4 + 13]
-    letters = "".join(c for i, c in enumerate(FLAG_LETTERS) if flags & (1 << i))
+    letters = "".join(c for i, c in enumerate(FLAG_LETTERS)
+                      if flags & (1 << i))
     seg = frame[l4:]
     line = "len=%d %s seq=%d flags=%s paylen=%d" % (
         wirelen, l3, seq, letters or "-", wirelen - l4 - doff)

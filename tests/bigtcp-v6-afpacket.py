@@ -26,8 +26,9 @@ followed by a small TCP packet (a marker, numbered), and reads what IPv6
 delivers on the other end from a raw socket.  Once the marker has come,
 the TSO packet has been delivered whole or not at all (both go through one
 CPU's backlog, in order).  Markers alone go first, until one comes: a new
-veth drops what it is given until its queue is activated.  Prints one line: "jumbo option" (delivered with the
-option), "payload length 0" (only without it) or "none"; exits 1 if a
+veth drops what it is given until its queue is activated.  Prints one
+line: "jumbo option" (delivered with the option), "payload length 0"
+(only without it) or "none"; exits 1 if a
 marker does not come in 5 s, or if a TSO packet of 60000 bytes of
 payload, sent first, is not delivered whole (the check would see
 nothing)."""

@@ -26,6 +26,11 @@
 # 10. The upstream form of the OVS series (build-aux/upstream-series)
 #     is refused where an ovs-appctl command has no man-page entry or an
 #     option that vswitch.xml documents is not in NEWS, at its patch.
+# 11. The Python helpers that the upstream form adds to Open vSwitch's
+#     CHECK_PYFILES (the .py files of patches/ovs/upstream-files' "tests"
+#     lines) pass Open vSwitch's flake8 rules: pycodestyle with the
+#     FLAKE8_IGNORE of the Open vSwitch tree's Makefile.am, and pyflakes
+#     (item 8).
 #
 # Ends with "N passed, N failed".
 
@@ -210,6 +215,16 @@ tracked_scripts sh > "$work/sh"
 { [ -s "$work/sh" ] && shellcheck -S warning $(cat "$work/sh"); } \
     > "$work/out" 2> "$work/err"
 result $? "$(wc -l < "$work/sh") shell scripts pass shellcheck"
+
+# 11.
+ignore=$(sed -n 's/^FLAKE8_IGNORE = //p' "$build/ovs/Makefile.am")
+sed -n 's/#.*//; /^tests /p' "$top/patches/ovs/upstream-files" \
+    | tr ' ' '\n' | grep '\.py$' | sed "s|^|$top/|" > "$work/helpers"
+# shellcheck disable=SC2046 # file names without spaces
+{ [ -n "$ignore" ] && [ -s "$work/helpers" ] \
+      && pycodestyle --ignore="$ignore" $(cat "$work/helpers"); } \
+    > "$work/out" 2> "$work/err"
+result $? "$(wc -l < "$work/helpers") Python helpers of the upstream form pass Open vSwitch's pycodestyle rules"
 
 echo "check-build: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
