@@ -3,7 +3,7 @@
 # into the ovs-bigtcp tree.
 
 TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-reseg.at \
-	tests/bigtcp-gro.at tests/bigtcp-jumbo.at tests/bigtcp-tnl.at \
+	tests/bigtcp-upcall.at tests/bigtcp-gro.at tests/bigtcp-jumbo.at tests/bigtcp-tnl.at \
 	tests/bigtcp-project.at
 SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at \
 	tests/system-bigtcp-faults.at tests/system-bigtcp-soak.at
