@@ -31,6 +31,10 @@
 #     lines) pass Open vSwitch's flake8 rules: pycodestyle with the
 #     FLAKE8_IGNORE of the Open vSwitch tree's Makefile.am, and pyflakes
 #     (item 8).
+# 12. check-upstream-series counts a prefix that built in an earlier run
+#     (--record) as passed without building it, builds a prefix whose
+#     patch changed, and never records one that failed (a toy project of
+#     two patches, so that it takes seconds).
 #
 # Ends with "N passed, N failed".
 
@@ -225,6 +229,51 @@ sed -n 's/#.*//; /^tests /p' "$top/patches/ovs/upstream-files" \
       && pycodestyle --ignore="$ignore" $(cat "$work/helpers"); } \
     > "$work/out" 2> "$work/err"
 result $? "$(wc -l < "$work/helpers") Python helpers of the upstream form pass Open vSwitch's pycodestyle rules"
+
+# 12.
+toy=$work/toy
+mkdir -p "$toy/src" "$toy/series"
+toy_git() {
+    git -C "$toy/src" -c user.name=toy -c user.email=toy@localhost "$@"
+}
+toy_git init -q
+printf '#!/bin/sh\n' > "$toy/src/boot.sh"
+cat > "$toy/src/configure" <<'EOF'
+#!/bin/sh
+printf 'all: prog\nprog: prog.c\n\t$(CC) -Werror -o prog prog.c\n' > Makefile
+printf 'clean:\n\trm -f prog\n' >> Makefile
+EOF
+chmod +x "$toy/src/boot.sh" "$toy/src/configure"
+printf 'Makefile\nprog\n' > "$toy/src/.gitignore"
+toy_git add -A && toy_git commit -q -m base && toy_git tag pristine
+printf 'int main(void) { return 0; }\n' > "$toy/src/prog.c"
+toy_git add prog.c && toy_git commit -q -m "prog: Add"
+printf 'int main(void) { return 1; }\n' > "$toy/src/prog.c"
+toy_git commit -q -a -m "prog: Return 1"
+toy_git format-patch -q -o "$toy/series" pristine
+(cd "$toy/series" && ls 0*.patch > series)
+toy_check() {
+    "$top/build-aux/check-upstream-series" --series "$toy/series" \
+        --gitdir "$toy/src/.git" --work "$toy/work" --jobs 1 \
+        --record "$toy/record" > "$work/out" 2> "$work/err"
+}
+toy_check && ! grep -q 'recorded' "$work/out" \
+    && grep -q '^check-upstream-series: 2 of 2 prefixes built' "$work/out" \
+    && toy_check && [ "$(grep -c '(recorded ' "$work/out")" = 2 ] \
+    && grep -q '2 of them passed in an earlier run' "$work/out" \
+    && grep -q '^4 passed, 0 failed$' "$work/out"
+rc=$?
+if [ $rc = 0 ]; then
+    # The second patch now does not compile: the first prefix is still
+    # recorded, the second is built, fails, and fails again next time.
+    sed -i 's/return 1;/return 1/' "$toy/series/0002-prog-Return-1.patch"
+    ! toy_check && grep -q '^   1 ok .*(recorded ' "$work/out" \
+        && grep -q '^   2 FAILED' "$work/out" \
+        && ! toy_check && grep -q '^   2 FAILED' "$work/out" \
+        && grep -q '^3 passed, 1 failed$' "$work/out"
+    rc=$?
+fi
+result $rc "check-upstream-series: a recorded prefix is not built again, a changed or failing one is"
 
 echo "check-build: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
