@@ -5,7 +5,7 @@
 TESTSUITE_AT += tests/bigtcp.at tests/bigtcp-malformed.at tests/bigtcp-reseg.at \
 	tests/bigtcp-upcall.at tests/bigtcp-gro.at tests/bigtcp-jumbo.at tests/bigtcp-tnl.at \
 	tests/bigtcp-project.at
-SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp.at \
+SYSTEM_USERSPACE_TESTSUITE_AT += tests/system-bigtcp-fixes.at tests/system-bigtcp.at \
 	tests/system-bigtcp-faults.at tests/system-bigtcp-soak.at
 SYSTEM_KMOD_TESTSUITE_AT += tests/system-kmod-bigtcp.at \
 	tests/system-kmod-bigtcp-faults.at
